@@ -1,0 +1,46 @@
+"""Build the native core.
+
+MJSIM_DEBUG=1 compiles with bounds checks and wraparound enabled, for the test suite
+(see README). MJSIM_MODULES=a,b limits the build to those extension modules.
+"""
+import os
+from pathlib import Path
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("MJSIM_DEBUG", "") not in ("", "0")
+ONLY = [m for m in os.environ.get("MJSIM_MODULES", "").split(",") if m]
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "embedsignature": True,
+}
+
+extensions = []
+for pyx in sorted(Path("src/mjsim").glob("_*.pyx")):
+    if ONLY and pyx.stem not in ONLY:
+        continue
+    extensions.append(
+        Extension(
+            f"mjsim.{pyx.stem}",
+            [str(pyx)],
+            include_dirs=[numpy.get_include()],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        )
+    )
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=directives,
+        include_path=["src"],
+        build_dir="build/cython-debug" if DEBUG else "build/cython",
+    ),
+)
