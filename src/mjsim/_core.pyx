@@ -1,0 +1,136 @@
+# cython: language_level=3
+"""Python face of the native core.
+
+Thin `def` wrappers that copy Python inputs into fixed-size C arrays once and call the
+nogil functions of _eval.pyx; batch entry points loop over numpy rows without the GIL.
+Validation of user input happens in engine.py: nothing here re-checks it.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
+from libc.string cimport memset
+
+from mjsim cimport _eval
+from mjsim._eval cimport EvalConfig, MeldInfo, EvalResult
+from mjsim._tables cimport N_KINDS
+
+cnp.import_array()
+
+PATTERNS = (
+    "pinghu", "shisanlan", "qixing_shisanlan", "quanqiuren", "daqidui", "qixiaodui",
+    "haohua_qixiaodui", "shuang_haohua_qixiaodui", "san_haohua_qixiaodui",
+    "qingyise_pinghu", "qingyise_daqidui", "qingyise_qixiaodui", "qingyise_haohua_qixiaodui",
+    "qingyise_shuang_haohua_qixiaodui", "qingyise_san_haohua_qixiaodui", "yingzhuang",
+)
+CATEGORIES = (None, "dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
+CONTEXTS = (None, "gangshanghua", "qiangganghu", "gangshangpao")
+PROPERTIES = PATTERNS[:9] + ("qingyise", "xiaoqidui") + CATEGORIES[1:] + CONTEXTS[1:]
+assert len(PATTERNS) == _eval.N_PATTERNS and len(PROPERTIES) == _eval.N_PROPERTIES
+
+
+def property_names(uint32_t bits):
+    return frozenset(PROPERTIES[i] for i in range(len(PROPERTIES)) if bits & (1u << i))
+
+
+cdef class CoreConfig:
+    """The rule parameters the evaluator reads, as a C struct (built by engine.core_config)."""
+    cdef EvalConfig cfg
+
+    def __init__(self, str game, int base, values=(), *, bint pair_258=True,
+                 bint hard_if_natural=True, int score_cap=0, multipliers=None):
+        cdef int i
+        memset(&self.cfg, 0, sizeof(EvalConfig))
+        self.cfg.game = _eval.GAME_WANZAI if game == "wanzai" else _eval.GAME_ANHUA
+        self.cfg.base = base
+        for i, (discard, self_) in enumerate(values):
+            self.cfg.values[i][0] = discard
+            self.cfg.values[i][1] = self_
+        self.cfg.pair_258 = pair_258
+        self.cfg.hard_if_natural = hard_if_natural
+        self.cfg.score_cap = score_cap
+        m = multipliers or {}
+        self.cfg.m_hard = m.get("yingzhuang", 4)
+        self.cfg.m_soft = m.get("pinghu", 1)
+        for i in range(1, 6):
+            self.cfg.m_cat[i] = m.get(CATEGORIES[i], 1)
+        self.cfg.m_qingyise = m.get("qingyise", 2)
+        self.cfg.m_xiaoqidui = m.get("xiaoqidui", 2)
+        for i in range(1, 4):
+            self.cfg.m_ctx[i] = m.get(CONTEXTS[i], 2)
+
+
+cdef void _fill_counts(uint8_t* out, counts) except *:
+    cdef int i
+    for i in range(N_KINDS):
+        out[i] = counts[i]
+
+
+cdef void _fill_melds(MeldInfo* mi, melds) except *:
+    """melds: (n, has_chow, has_concealed_kong, suit_mask, counts34)"""
+    mi.n, mi.has_chow, mi.has_concealed_kong, mi.suit_mask = melds[0], melds[1], melds[2], melds[3]
+    _fill_counts(mi.counts, melds[4])
+
+
+def evaluate_hand(CoreConfig config, counts, melds, int win_tile, bint self_draw,
+                  int indicator, int context):
+    """-> (win, pattern code, property bits, points, category, hard)"""
+    cdef uint8_t c[N_KINDS]
+    cdef MeldInfo mi
+    cdef EvalResult r
+    _fill_counts(c, counts)
+    _fill_melds(&mi, melds)
+    _eval.evaluate(&config.cfg, c, &mi, win_tile, self_draw, indicator, context, &r)
+    return bool(r.win), r.pattern, r.props, r.points, r.category, bool(r.hard)
+
+
+def shanten_hand(CoreConfig config, counts, melds, int indicator):
+    cdef uint8_t c[N_KINDS]
+    cdef MeldInfo mi
+    _fill_counts(c, counts)
+    _fill_melds(&mi, melds)
+    return _eval.shanten(&config.cfg, c, &mi, indicator)
+
+
+def waits_hand(CoreConfig config, counts, melds, int indicator):
+    cdef uint8_t c[N_KINDS]
+    cdef uint8_t out[N_KINDS]
+    cdef MeldInfo mi
+    _fill_counts(c, counts)
+    _fill_melds(&mi, melds)
+    _eval.waits(&config.cfg, c, &mi, indicator, out)
+    return [k for k in range(N_KINDS) if out[k]]
+
+
+def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_draw, int indicator):
+    """Evaluate N concealed 14-tile hands (no melds) -> (win, pattern, points) arrays."""
+    cdef Py_ssize_t n = counts.shape[0], i
+    cdef MeldInfo mi
+    cdef EvalResult r
+    win = np.zeros(n, dtype=np.bool_)
+    pattern = np.full(n, -1, dtype=np.int8)
+    points = np.zeros(n, dtype=np.int32)
+    cdef cnp.npy_bool[::1] win_v = win
+    cdef int8_t[::1] pattern_v = pattern
+    cdef int32_t[::1] points_v = points
+    memset(&mi, 0, sizeof(MeldInfo))
+    with nogil:
+        for i in range(n):
+            _eval.evaluate(&config.cfg, &counts[i, 0], &mi, -1, self_draw, indicator,
+                           _eval.CTX_NONE, &r)
+            win_v[i] = r.win
+            pattern_v[i] = r.pattern
+            points_v[i] = r.points
+    return win, pattern, points
+
+
+def shanten_batch(CoreConfig config, const uint8_t[:, ::1] counts, int indicator):
+    """Shanten of N concealed hands (no melds) -> int8 array."""
+    cdef Py_ssize_t n = counts.shape[0], i
+    cdef MeldInfo mi
+    out = np.zeros(n, dtype=np.int8)
+    cdef int8_t[::1] out_v = out
+    memset(&mi, 0, sizeof(MeldInfo))
+    with nogil:
+        for i in range(n):
+            out_v[i] = _eval.shanten(&config.cfg, &counts[i, 0], &mi, indicator)
+    return out

@@ -1,0 +1,91 @@
+# Hand evaluation for both rule sets: win detection, pattern and score, shanten, waits.
+from libc.stdint cimport uint8_t, uint32_t, int32_t
+
+cdef enum:
+    GAME_WANZAI = 0
+    GAME_ANHUA = 1
+
+# Scored pattern ids; PATTERNS in _core.pyx lists their names in this order.
+cdef enum:
+    P_NONE = -1
+    P_PINGHU = 0
+    P_SHISANLAN = 1
+    P_QIXING_SHISANLAN = 2
+    P_QUANQIUREN = 3
+    P_DAQIDUI = 4
+    P_QIXIAODUI = 5
+    P_HAOHUA = 6
+    P_SHUANG_HAOHUA = 7
+    P_SAN_HAOHUA = 8
+    P_QYS_PINGHU = 9
+    P_QYS_DAQIDUI = 10
+    P_QYS_QIXIAODUI = 11
+    P_QYS_HAOHUA = 12
+    P_QYS_SHUANG_HAOHUA = 13
+    P_QYS_SAN_HAOHUA = 14
+    P_YINGZHUANG = 15
+    N_WANZAI_VALUES = 15
+    N_PATTERNS = 16
+
+# Property bits; bits 0..8 are the Wanzai base ids above (PROPERTIES in _core.pyx).
+cdef enum:
+    PR_QINGYISE = 9
+    PR_XIAOQIDUI = 10
+    PR_CATEGORY0 = 10        # PR_CATEGORY0 + category: 11 dan_wang .. 15 qi_wang
+    PR_CONTEXT0 = 15         # PR_CONTEXT0 + context: 16 gangshanghua .. 18 gangshangpao
+    N_PROPERTIES = 19
+
+cdef enum:
+    CTX_NONE = 0
+    CTX_GANGSHANGHUA = 1
+    CTX_QIANGGANGHU = 2
+    CTX_GANGSHANGPAO = 3
+
+cdef enum:
+    CAT_NONE = 0
+    CAT_DAN = 1
+    CAT_SAN = 2
+    CAT_SI = 3
+    CAT_LIU = 4
+    CAT_QI = 5
+
+ctypedef struct EvalConfig:
+    int game
+    int base
+    int values[N_WANZAI_VALUES][2]   # Wanzai [discard, self]
+    int pair_258                     # Anhua
+    int hard_if_natural
+    int score_cap
+    int m_hard                       # 硬莊
+    int m_soft                       # 平胡
+    int m_cat[6]                     # by category (index 0 unused)
+    int m_qingyise
+    int m_xiaoqidui
+    int m_ctx[4]                     # by context (index 0 unused)
+
+# What the evaluator needs to know about the declared melds.
+ctypedef struct MeldInfo:
+    int n
+    int has_chow
+    int has_concealed_kong
+    int suit_mask                    # bit s: a meld in suit s (0..2); bit 3: honors
+    uint8_t counts[34]               # tiles sitting in the melds (kongs count 4)
+
+ctypedef struct EvalResult:
+    int win
+    int pattern
+    uint32_t props
+    int points
+    int category
+    int hard                         # Anhua: scored as 硬莊
+
+cdef int category_of(int a, int b) noexcept nogil
+cdef int wild_kinds(int indicator, int* a_kind, int* b_kind) noexcept nogil
+cdef void evaluate(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int win_tile,
+                   bint self_draw, int indicator, int context, EvalResult* out) noexcept nogil
+cdef bint is_complete(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                      int indicator) noexcept nogil
+cdef int shanten(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                 int indicator) noexcept nogil
+cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indicator,
+               uint8_t* out) noexcept nogil

@@ -1,0 +1,373 @@
+# cython: language_level=3
+"""Win detection, scoring, shanten and waits on 34-kind count arrays (RULES.md §2.2-2.3, §3.1-3.3).
+
+Everything here runs without the GIL on fixed-size arrays.  A hand is split into groups
+(three suits, and for Wanzai the seven honors); per-group tables (see _tables.pyx) answer
+"how many jokers/tiles are missing", so Anhua's wilds are just jokers added to that sum.
+"""
+from libc.stdint cimport uint8_t, uint32_t, int32_t
+from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
+                            DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
+
+# the 清一色 row of each Wanzai base id (RULES §2.2: 清一色 replaces the id)
+cdef int QYS_ROW[9]
+QYS_ROW[:] = [P_QYS_PINGHU, P_SHISANLAN, P_QIXING_SHISANLAN, P_QYS_PINGHU, P_QYS_DAQIDUI,
+              P_QYS_QIXIAODUI, P_QYS_HAOHUA, P_QYS_SHUANG_HAOHUA, P_QYS_SAN_HAOHUA]
+
+
+cdef int category_of(int a, int b) noexcept nogil:
+    """Wild category from type-A and type-B wild counts (RULES §3.1)."""
+    if a == 0 and b == 0:
+        return CAT_NONE
+    if b == 4:
+        if a <= 1:
+            return CAT_SI
+        return CAT_LIU if a == 2 else CAT_QI
+    if a <= 2 and b <= 2:
+        return CAT_DAN
+    return CAT_SAN
+
+
+cdef int wild_kinds(int indicator, int* a_kind, int* b_kind) noexcept nogil:
+    """The indicator's kind (its other three copies) and the next rank, 9 wrapping to 1."""
+    if indicator < 0:
+        a_kind[0] = -1
+        b_kind[0] = -1
+        return 0
+    a_kind[0] = indicator
+    b_kind[0] = indicator + 1 if indicator % 9 != 8 else indicator - 8
+    return 1
+
+
+# ---------------------------------------------------------------- group helpers
+
+cdef inline const uint8_t* _need(const Tables* T, const uint8_t* c, int g) noexcept nogil:
+    if g < 3:
+        return T.suit.need + <size_t>suit_index(c + 9 * g) * 4
+    return T.honor.need + <size_t>honor_index(c + 27) * 4
+
+
+cdef inline const uint8_t* _dist(const Tables* T, const uint8_t* c, int g) noexcept nogil:
+    if g < 3:
+        return T.suit.dist + <size_t>suit_index(c + 9 * g) * DIST_STRIDE
+    return T.honor.dist + <size_t>honor_index(c + 27) * DIST_STRIDE
+
+
+cdef inline int _group_sum(const uint8_t* c, int g) noexcept nogil:
+    cdef int i, s = 0
+    cdef int lo = 9 * g
+    cdef int hi = lo + 9 if g < 3 else N_KINDS
+    for i in range(lo, hi):
+        s += c[i]
+    return s
+
+
+cdef int _std_need(const Tables* T, const uint8_t* c, int n_groups, int pt) noexcept nogil:
+    """Fewest jokers making every tile part of melds + one pair (pair column pt).
+
+    Each group is completed on its own; exactly one group (or two jokers) holds the pair.
+    """
+    cdef int g, total = 0, forced = 0, pair_delta = 2
+    cdef const uint8_t* e
+    for g in range(n_groups):
+        e = _need(T, c, g)
+        if e[0] == INF:
+            if e[pt] == INF or forced:
+                return INF
+            forced = 1  # this group can only be completed around the pair
+            total += e[pt]
+        else:
+            total += e[0]
+            if e[pt] != INF and e[pt] - e[0] < pair_delta:
+                pair_delta = e[pt] - e[0]
+    return total if forced else total + pair_delta
+
+
+cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt) noexcept nogil:
+    """Fewest tiles to add to part of the hand to get `melds` melds + a pair (min-plus over groups)."""
+    cdef int f[MAX_MELDS + 1][2]
+    cdef int h[MAX_MELDS + 1][2]
+    cdef int g, m, m1, v, started = 0
+    cdef const uint8_t* d
+    for g in range(n_groups):
+        if _group_sum(c, g) == 0 and (g < n_groups - 1 or started):
+            continue  # an empty group adds nothing beyond filling from outside
+        d = _dist(T, c, g)
+        if not started:
+            for m in range(melds + 1):
+                f[m][0] = d[m * 3]
+                f[m][1] = d[m * 3 + pt]
+            started = 1
+            continue
+        for m in range(melds + 1):
+            h[m][0] = INF
+            h[m][1] = INF
+            for m1 in range(m + 1):
+                v = f[m1][0] + d[(m - m1) * 3]
+                if v < h[m][0]:
+                    h[m][0] = v
+                v = f[m1][1] + d[(m - m1) * 3]
+                if v < h[m][1]:
+                    h[m][1] = v
+                v = f[m1][0] + d[(m - m1) * 3 + pt]
+                if v < h[m][1]:
+                    h[m][1] = v
+        for m in range(melds + 1):
+            f[m][0] = h[m][0]
+            f[m][1] = h[m][1]
+    return f[melds][1]
+
+
+cdef inline int _pairs_distance(const uint8_t* c, int n) noexcept nogil:
+    """Tiles to add for seven pairs (four of a kind = two pairs)."""
+    cdef int i, pairs = 0, singles = 0, missing
+    for i in range(n):
+        pairs += c[i] >> 1
+        singles += c[i] & 1
+    missing = 7 - pairs
+    if missing < 0:
+        missing = 0
+    return missing + (missing - singles if missing > singles else 0)
+
+
+cdef inline int _suit_mask(const uint8_t* c, int n_groups) noexcept nogil:
+    cdef int g, mask = 0
+    for g in range(n_groups):
+        if _group_sum(c, g):
+            mask |= 1 << g
+    return mask
+
+
+cdef inline bint _single_suit(int mask) noexcept nogil:
+    return mask == 1 or mask == 2 or mask == 4
+
+
+# ---------------------------------------------------------------- Wanzai
+
+cdef bint _shisanlan(const Tables* T, const uint8_t* c) noexcept nogil:
+    cdef int g
+    for g in range(4):
+        # the largest gap-3 subset (suits) / distinct honors equals the group size
+        if _need(T, c, g)[3] != _group_sum(c, g):
+            return False
+    return True
+
+
+cdef bint _daqidui_counts(const uint8_t* c) noexcept nogil:
+    cdef int i, pairs = 0
+    for i in range(N_KINDS):
+        if c[i] == 2:
+            pairs += 1
+        elif c[i] == 1 or c[i] == 4:
+            return False
+    return pairs == 1
+
+
+cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                           bint self_draw, int context, EvalResult* out) noexcept nogil:
+    cdef const Tables* T = tables()
+    cdef uint32_t cands = 0
+    cdef int i, quads = 0, odd = 0, col, best = P_NONE, best_v = -1, row, v
+    cdef bint qys
+    if _std_need(T, c, 4, 1) == 0:
+        cands |= 1 << P_PINGHU
+        if not mi.has_chow and _daqidui_counts(c):
+            cands |= 1 << P_DAQIDUI
+        if mi.n == 4 and not mi.has_concealed_kong:
+            cands |= 1 << P_QUANQIUREN
+    if mi.n == 0:
+        for i in range(N_KINDS):
+            odd |= c[i] & 1
+            quads += c[i] == 4
+        if not odd:
+            cands |= 1 << (P_QIXIAODUI + quads)
+        elif _shisanlan(T, c):
+            cands |= 1 << P_SHISANLAN
+            if _group_sum(c, 3) == 7:
+                cands |= 1 << P_QIXING_SHISANLAN
+    if cands == 0:
+        return
+    qys = _single_suit(_suit_mask(c, 4) | mi.suit_mask)
+    col = 1 if (self_draw or context == CTX_QIANGGANGHU) else 0
+    for i in range(9):
+        if cands & (1 << i):
+            row = QYS_ROW[i] if qys else i
+            v = cfg.values[row][col]
+            if v >= best_v:  # on equal value the id further down the table wins
+                best_v = v
+                best = row
+    out.win = 1
+    out.pattern = best
+    out.points = cfg.base * best_v
+    out.props = cands | ((<uint32_t>qys) << PR_QINGYISE)
+    if context:
+        out.props |= 1u << (PR_CONTEXT0 + context)
+
+
+# ---------------------------------------------------------------- Anhua
+
+cdef int _anhua_form_multiplier(const EvalConfig* cfg, const Tables* T, const uint8_t* nat,
+                                int jokers, const MeldInfo* mi, uint32_t* props) noexcept nogil:
+    """Best special multiplier of a complete hand (0 if incomplete); nat excludes jokers."""
+    cdef int best = 0, pt = 2 if cfg.pair_258 else 1
+    cdef bint one_suit = _single_suit(_suit_mask(nat, 3) | mi.suit_mask)
+    cdef int m
+    props[0] = 0
+    if one_suit and _std_need(T, nat, 3, 1) <= jokers:
+        best = cfg.m_qingyise
+        props[0] = 1u << PR_QINGYISE
+    elif _std_need(T, nat, 3, pt) <= jokers:
+        best = 1
+    if mi.n == 0 and _pairs_distance(nat, N_SUITED) <= jokers:
+        m = cfg.m_xiaoqidui * (cfg.m_qingyise if one_suit else 1)
+        if m > best:
+            best = m
+            props[0] = (1u << PR_XIAOQIDUI) | ((<uint32_t>one_suit) << PR_QINGYISE)
+    return best
+
+
+cdef int _split_jokers(const uint8_t* c, int indicator, int face_value_tile, uint8_t* nat,
+                       int* a, int* b) noexcept nogil:
+    """Copy c into nat without the wild tiles; face_value_tile (a won discard) stays natural."""
+    cdef int ak, bk, i
+    for i in range(N_KINDS):
+        nat[i] = c[i]
+    wild_kinds(indicator, &ak, &bk)
+    a[0] = c[ak]
+    b[0] = c[bk]
+    if face_value_tile == ak and a[0]:
+        a[0] -= 1
+    elif face_value_tile == bk and b[0]:
+        b[0] -= 1
+    nat[ak] -= a[0]
+    nat[bk] -= b[0]
+    return a[0] + b[0]
+
+
+cdef void _evaluate_anhua(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int win_tile,
+                          bint self_draw, int indicator, int context, EvalResult* out) noexcept nogil:
+    cdef const Tables* T = tables()
+    cdef uint8_t nat[N_KINDS]
+    cdef int a, b, jokers, cat, hard_m, soft_m, hard_score = 0, soft_score = 0, score
+    cdef uint32_t hard_props, soft_props, props
+    cdef bint plain_discard = not self_draw and context == CTX_NONE
+    jokers = _split_jokers(c, indicator, -1 if self_draw else win_tile, nat, &a, &b)
+    cat = category_of(a, b)
+    out.category = cat
+    if not self_draw and cat > CAT_DAN:
+        return  # 接炮 / 搶槓胡 / 槓上炮 need no wild or 單王 (RULES §3.3)
+    hard_m = _anhua_form_multiplier(cfg, T, c, 0, mi, &hard_props)
+    if hard_m and (cat == CAT_NONE or cfg.hard_if_natural or plain_discard):
+        hard_score = cfg.base * cfg.m_hard * hard_m
+    if cat != CAT_NONE and not plain_discard:
+        soft_m = _anhua_form_multiplier(cfg, T, nat, jokers, mi, &soft_props)
+        if soft_m:
+            soft_score = cfg.base * cfg.m_soft * cfg.m_cat[cat] * soft_m
+    if hard_score == 0 and soft_score == 0:
+        return
+    if hard_score >= soft_score:
+        score = hard_score
+        props = hard_props
+        out.hard = 1
+        out.pattern = P_YINGZHUANG
+    else:
+        score = soft_score
+        props = soft_props
+        out.pattern = P_PINGHU
+    if context:
+        score *= cfg.m_ctx[context]
+        props |= 1u << (PR_CONTEXT0 + context)
+    if cat:
+        props |= 1u << (PR_CATEGORY0 + cat)
+    if cfg.score_cap and score > cfg.score_cap:
+        score = cfg.score_cap
+    out.win = 1
+    out.points = score
+    out.props = props
+
+
+# ---------------------------------------------------------------- public C API
+
+cdef void evaluate(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int win_tile,
+                   bint self_draw, int indicator, int context, EvalResult* out) noexcept nogil:
+    out.win = 0
+    out.pattern = P_NONE
+    out.props = 0
+    out.points = 0
+    out.category = 0
+    out.hard = 0
+    if cfg.game == GAME_WANZAI:
+        _evaluate_wanzai(cfg, c, mi, self_draw, context, out)
+    else:
+        _evaluate_anhua(cfg, c, mi, win_tile, self_draw, indicator, context, out)
+
+
+cdef bint is_complete(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                      int indicator) noexcept nogil:
+    """Complete in any form, as a self-draw (Anhua: every wild a joker)."""
+    cdef const Tables* T = tables()
+    cdef uint8_t nat[N_KINDS]
+    cdef int a, b, jokers, i
+    cdef uint32_t props
+    if cfg.game == GAME_WANZAI:
+        if _std_need(T, c, 4, 1) == 0:
+            return True
+        if mi.n:
+            return False
+        for i in range(N_KINDS):
+            if c[i] & 1:
+                return _shisanlan(T, c)
+        return True
+    jokers = _split_jokers(c, indicator, -1, nat, &a, &b)
+    return _anhua_form_multiplier(cfg, T, nat, jokers, mi, &props) > 0
+
+
+cdef int shanten(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                 int indicator) noexcept nogil:
+    """Shanten over every hand form the rules allow (-1 = complete)."""
+    cdef const Tables* T = tables()
+    cdef uint8_t nat[N_KINDS]
+    cdef int a, b, jokers = 0, best, v, g, lan, melds = MAX_MELDS - mi.n
+    if cfg.game == GAME_WANZAI:
+        best = _std_distance(T, c, 4, melds, 1)
+        if mi.n == 0:
+            v = _pairs_distance(c, N_KINDS)
+            if v < best:
+                best = v
+            lan = 0
+            for g in range(4):
+                lan += _need(T, c, g)[3]
+            if 14 - lan < best:
+                best = 14 - lan
+        return best - 1
+    jokers = _split_jokers(c, indicator, -1, nat, &a, &b)
+    best = _std_distance(T, nat, 3, melds, 2 if cfg.pair_258 else 1)
+    if cfg.pair_258 and _single_suit(_suit_mask(nat, 3) | mi.suit_mask):
+        v = _std_distance(T, nat, 3, melds, 1)
+        if v < best:
+            best = v
+    if mi.n == 0:
+        v = _pairs_distance(nat, N_SUITED)
+        if v < best:
+            best = v
+    best -= jokers
+    return (best if best > 0 else 0) - 1
+
+
+cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indicator,
+               uint8_t* out) noexcept nogil:
+    """Kinds that complete a 3n+1 hand; out[k] = 1.  Kinds with all copies held are skipped."""
+    cdef int k, n = 0, n_kinds = N_KINDS if cfg.game == GAME_WANZAI else N_SUITED
+    cdef int copies
+    for k in range(N_KINDS):
+        out[k] = 0
+    for k in range(n_kinds):
+        copies = 3 if k == indicator else 4
+        if c[k] + mi.counts[k] >= copies:
+            continue
+        c[k] += 1
+        if is_complete(cfg, c, mi, indicator):
+            out[k] = 1
+            n += 1
+        c[k] -= 1
+    return n

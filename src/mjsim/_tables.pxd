@@ -1,0 +1,36 @@
+# Per-group lookup tables shared by the evaluator, the players and the game loop.
+from libc.stdint cimport uint8_t, int32_t
+
+cdef enum:
+    N_KINDS = 34
+    N_SUITED = 27
+    SUIT_KINDS = 9
+    HONOR_KINDS = 7
+    SUIT_SIZE = 1953125      # 5**9 base-5 count vectors of one suit
+    HONOR_SIZE = 78125       # 5**7 for the seven honors (Wanzai)
+    MAX_MELDS = 4
+    N_PAIR = 3               # pair column: 0 none, 1 any pair, 2 a 2/5/8 pair
+    DIST_STRIDE = 16         # bytes per entry of the distance table (15 used)
+    INF = 99
+
+# dist[idx*16 + m*3 + p]: fewest tiles to add to a sub-multiset of the group so that it
+# forms m melds plus (p>0) one pair.  need[idx*4 + p]: fewest jokers to add so that ALL of
+# the group's tiles form melds plus (p>0) a pair (INF when impossible with <= 4 melds);
+# need[idx*4 + 3]: the largest 十三爛-compatible subset (suits) or distinct kinds (honors).
+ctypedef struct GroupTable:
+    uint8_t* dist
+    uint8_t* need
+    int32_t size
+
+ctypedef struct Tables:
+    GroupTable suit
+    GroupTable honor
+
+cdef const Tables* tables() noexcept nogil
+
+cdef inline int32_t suit_index(const uint8_t* c) noexcept nogil:
+    return (c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (c[5]
+            + 5 * (c[6] + 5 * (c[7] + 5 * c[8]))))))))
+
+cdef inline int32_t honor_index(const uint8_t* c) noexcept nogil:
+    return c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (c[5] + 5 * c[6])))))

@@ -1,0 +1,253 @@
+# cython: language_level=3
+"""Per-group distance tables, built once per process on first import.
+
+One general builder serves every group: a group is a list of kinds and the melds that can
+be formed from them (suits: triplets and runs; Wanzai honors: triplets, any three winds,
+中發白).  A block of the decomposition only ever matters through the tiles it already
+holds (its *shape*); filling a meld costs 3 - len(shape) tiles and a pair 2 - len(shape).
+Recursing on the lowest kind present visits every decomposition once, so the tables are
+exact, and only count vectors of at most 14 tiles are filled (those are all a hand can hold).
+"""
+from libc.stdlib cimport calloc
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, int32_t
+
+cdef enum:
+    MAX_SHAPES = 64
+    MAX_HAND = 14
+
+ctypedef struct Shape:
+    int lowest
+    int size
+    int32_t offset      # index delta of removing the shape's tiles
+    uint8_t kinds[3]
+
+ctypedef struct GroupSpec:
+    int n_kinds
+    int n_shapes
+    Shape shapes[MAX_SHAPES]
+    uint8_t pair258[9]  # per kind: may be the 2/5/8 pair
+
+cdef Tables _TABLES
+cdef bint _BUILT = False
+
+
+cdef const Tables* tables() noexcept nogil:
+    return &_TABLES
+
+
+cdef int _add_meld_shapes(GroupSpec* g, int32_t* pw, const int* meld, int size):
+    """Add every distinct non-empty sub-multiset of one meld as a shape."""
+    cdef int mask, j, n, k, dup
+    cdef uint8_t ks[3]
+    cdef Shape* s
+    for mask in range(1, 1 << size):
+        n = 0
+        for j in range(size):
+            if mask & (1 << j):
+                ks[n] = meld[j]
+                n += 1
+        # kinds ascending so shapes compare by value
+        for j in range(n):
+            for k in range(j + 1, n):
+                if ks[k] < ks[j]:
+                    ks[j], ks[k] = ks[k], ks[j]
+        dup = 0
+        for j in range(g.n_shapes):
+            s = &g.shapes[j]
+            if s.size == n:
+                dup = 1
+                for k in range(n):
+                    if s.kinds[k] != ks[k]:
+                        dup = 0
+                if dup:
+                    break
+        if dup:
+            continue
+        s = &g.shapes[g.n_shapes]
+        g.n_shapes += 1
+        s.size = n
+        s.lowest = ks[0]
+        s.offset = 0
+        for k in range(n):
+            s.kinds[k] = ks[k]
+            s.offset += pw[ks[k]]
+    return 0
+
+
+cdef GroupSpec _suit_spec():
+    cdef GroupSpec g
+    cdef int32_t pw[9]
+    cdef int meld[3]
+    cdef int i
+    memset(&g, 0, sizeof(g))
+    g.n_kinds = 9
+    pw[0] = 1
+    for i in range(1, 9):
+        pw[i] = pw[i - 1] * 5
+    for i in range(9):
+        meld[0] = i; meld[1] = i; meld[2] = i
+        _add_meld_shapes(&g, pw, meld, 3)
+    for i in range(7):
+        meld[0] = i; meld[1] = i + 1; meld[2] = i + 2
+        _add_meld_shapes(&g, pw, meld, 3)
+    g.pair258[1] = g.pair258[4] = g.pair258[7] = 1
+    return g
+
+
+cdef GroupSpec _honor_spec():
+    """東南西北中發白: triplets, any three different winds, and 中發白 (RULES §2.1)."""
+    cdef GroupSpec g
+    cdef int32_t pw[7]
+    cdef int meld[3]
+    cdef int i, k, skip
+    memset(&g, 0, sizeof(g))
+    g.n_kinds = 7
+    pw[0] = 1
+    for i in range(1, 7):
+        pw[i] = pw[i - 1] * 5
+    for i in range(7):
+        meld[0] = i; meld[1] = i; meld[2] = i
+        _add_meld_shapes(&g, pw, meld, 3)
+    for skip in range(4):
+        i = 0
+        for k in range(4):
+            if k != skip:
+                meld[i] = k
+                i += 1
+        _add_meld_shapes(&g, pw, meld, 3)
+    meld[0] = 4; meld[1] = 5; meld[2] = 6
+    _add_meld_shapes(&g, pw, meld, 3)
+    return g
+
+
+cdef inline bint _fits(const Shape* s, const uint8_t* c) noexcept nogil:
+    cdef int need_lo = 0
+    cdef int k
+    # shapes may repeat a kind (e.g. two or three of the same tile)
+    cdef uint8_t used[9]
+    for k in range(s.size):
+        used[s.kinds[k]] = 0
+    for k in range(s.size):
+        used[s.kinds[k]] += 1
+        if used[s.kinds[k]] > c[s.kinds[k]]:
+            return False
+    return True
+
+
+cdef int _lan_of_mask(int mask) noexcept nogil:
+    """Largest subset of the present ranks with pairwise gaps of at least 3."""
+    cdef int best = 0, sub, i, last, n, ok
+    sub = mask
+    while True:
+        last = -10
+        n = 0
+        ok = 1
+        for i in range(9):
+            if sub & (1 << i):
+                if i - last < 3:
+                    ok = 0
+                    break
+                last = i
+                n += 1
+        if ok and n > best:
+            best = n
+        if sub == 0:
+            break
+        sub = (sub - 1) & mask
+    return best
+
+
+cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
+    cdef int32_t size = 1, idx
+    cdef int32_t pw[9]
+    cdef int i, m, p, lowest, total, j, sz, best, v, n_present, mask, target
+    cdef uint8_t c[9]
+    cdef uint8_t* d
+    cdef uint8_t* e
+    cdef const Shape* s
+    cdef uint8_t lan_by_mask[512]
+    for i in range(g.n_kinds):
+        pw[i] = size
+        size *= 5
+    t.size = size
+    t.dist = <uint8_t*>calloc(<size_t>size * DIST_STRIDE, 1)
+    t.need = <uint8_t*>calloc(<size_t>size * 4, 1)
+    if t.dist == NULL or t.need == NULL:
+        raise MemoryError("mjsim: cannot allocate lookup tables")
+    for mask in range(512):
+        lan_by_mask[mask] = _lan_of_mask(mask)
+    memset(c, 0, sizeof(c))
+    with nogil:
+        for idx in range(size):
+            if idx:  # base-5 odometer
+                i = 0
+                while c[i] == 4:
+                    c[i] = 0
+                    i += 1
+                c[i] += 1
+            total = 0
+            lowest = -1
+            for i in range(g.n_kinds):
+                total += c[i]
+                if lowest < 0 and c[i]:
+                    lowest = i
+            if total > MAX_HAND:
+                continue
+            d = t.dist + <size_t>idx * DIST_STRIDE
+            for m in range(MAX_MELDS + 1):
+                for p in range(N_PAIR):
+                    if lowest < 0:
+                        d[m * 3 + p] = 3 * m + (2 if p else 0)
+                        continue
+                    # the lowest tile is left out of every block ...
+                    best = t.dist[<size_t>(idx - pw[lowest]) * DIST_STRIDE + m * 3 + p]
+                    # ... or starts a meld shape ...
+                    if m:
+                        for j in range(g.n_shapes):
+                            s = &g.shapes[j]
+                            if s.lowest == lowest and _fits(s, c):
+                                v = 3 - s.size + t.dist[<size_t>(idx - s.offset) * DIST_STRIDE + (m - 1) * 3 + p]
+                                if v < best:
+                                    best = v
+                    # ... or the pair
+                    if p == 1 or (p == 2 and suit and g.pair258[lowest]):
+                        for sz in range(1, 3):
+                            if sz <= c[lowest]:
+                                v = 2 - sz + t.dist[<size_t>(idx - sz * pw[lowest]) * DIST_STRIDE + m * 3]
+                                if v < best:
+                                    best = v
+                    d[m * 3 + p] = best
+            e = t.need + <size_t>idx * 4
+            for p in range(N_PAIR):
+                best = INF
+                for m in range(MAX_MELDS + 1):
+                    target = 3 * m + (2 if p else 0)
+                    if target >= total and d[m * 3 + p] == target - total:
+                        best = target - total
+                        break
+                e[p] = best
+            mask = 0
+            n_present = 0
+            for i in range(g.n_kinds):
+                if c[i]:
+                    mask |= 1 << i
+                    n_present += 1
+            e[3] = lan_by_mask[mask] if suit else n_present
+    return 0
+
+
+def build_tables():
+    """Build the tables once per process; later calls return at once."""
+    global _BUILT
+    cdef GroupSpec spec
+    if _BUILT:
+        return
+    spec = _suit_spec()
+    _build_group(&_TABLES.suit, &spec, True)
+    spec = _honor_spec()
+    _build_group(&_TABLES.honor, &spec, False)
+    _BUILT = True
+
+
+build_tables()

@@ -1,0 +1,124 @@
+"""Tile notation: text <-> kind indices and 34-kind count vectors.
+
+Kinds 0-8 are 1m..9m (萬), 9-17 1p..9p (筒), 18-26 1s..9s (索), 27-33 the honors
+東 南 西 北 中 發 白 written 1z..7z (RULES.md §1).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+N_KINDS = 34
+SUITS = "mps"
+HONOR_NAMES = "東南西北中發白"
+SUIT_NAMES = "萬筒索"
+
+_CHINESE_SUITS = {"萬": "m", "万": "m", "筒": "p", "索": "s", "条": "s", "條": "s"}
+_CHINESE_HONORS = {
+    "東": 27, "东": 27, "南": 28, "西": 29, "北": 30,
+    "中": 31, "發": 32, "发": 32, "白": 33,
+}
+_CHINESE_DIGITS = {c: i + 1 for i, c in enumerate("一二三四五六七八九")}
+
+
+class TileError(ValueError):
+    """A tile string or tile count that is not valid."""
+
+
+def kind_name(kind: int, chinese: bool = False) -> str:
+    if not 0 <= kind < N_KINDS:
+        raise TileError(f"tile kind {kind} is out of range 0..33")
+    if kind >= 27:
+        return HONOR_NAMES[kind - 27] if chinese else f"{kind - 26}z"
+    suit, rank = divmod(kind, 9)
+    if chinese:
+        return f"{'一二三四五六七八九'[rank]}{SUIT_NAMES[suit]}"
+    return f"{rank + 1}{SUITS[suit]}"
+
+
+def parse_tiles(text: str) -> list[int]:
+    """Parse '123m456p1z', '一二三萬東南' or a mix into a list of kinds, in order.
+
+    Digits wait for their suit letter (as in ``123m``); a Chinese numeral takes the
+    next suit character. Spaces and commas separate groups and are ignored.
+    """
+    if not isinstance(text, str):
+        raise TileError(f"tiles must be given as a string, not {type(text).__name__}")
+    kinds: list[int] = []
+    pending: list[tuple[int, int]] = []  # (rank, position) waiting for a suit
+    for pos, ch in enumerate(text):
+        if ch.isspace() or ch in ",":
+            continue
+        if ch in "0123456789":
+            pending.append((int(ch), pos))
+        elif ch in _CHINESE_DIGITS:
+            pending.append((_CHINESE_DIGITS[ch], pos))
+        elif ch in "mps" or ch in _CHINESE_SUITS:
+            suit = "mps".index(_CHINESE_SUITS.get(ch, ch))
+            if not pending:
+                raise TileError(f"suit {ch!r} at position {pos} of {text!r} has no digits before it")
+            for rank, rpos in pending:
+                if not 1 <= rank <= 9:
+                    raise TileError(f"rank {rank} at position {rpos} of {text!r} is not 1..9")
+                kinds.append(suit * 9 + rank - 1)
+            pending = []
+        elif ch == "z":
+            if not pending:
+                raise TileError(f"suit 'z' at position {pos} of {text!r} has no digits before it")
+            for rank, rpos in pending:
+                if not 1 <= rank <= 7:
+                    raise TileError(f"honor 'z' rank {rank} at position {rpos} of {text!r} is not 1..7")
+                kinds.append(26 + rank)
+            pending = []
+        elif ch in _CHINESE_HONORS:
+            if pending:
+                raise TileError(f"honor {ch!r} at position {pos} of {text!r} follows digits without a suit")
+            kinds.append(_CHINESE_HONORS[ch])
+        else:
+            raise TileError(f"unknown tile character {ch!r} at position {pos} of {text!r}")
+    if pending:
+        rank, rpos = pending[0]
+        raise TileError(f"digit {rank} at position {rpos} of {text!r} has no suit letter after it")
+    return kinds
+
+
+def parse_tile(text: str) -> int:
+    kinds = parse_tiles(text)
+    if len(kinds) != 1:
+        raise TileError(f"expected exactly one tile, got {len(kinds)} in {text!r}")
+    return kinds[0]
+
+
+def format_tiles(kinds: Iterable[int], chinese: bool = False, sort: bool = True) -> str:
+    """Format kinds as compact notation ('123m45p1z'), or Chinese characters."""
+    ks = sorted(kinds) if sort else list(kinds)
+    if chinese:
+        return "".join(kind_name(k, True) for k in ks)
+    out: list[str] = []
+    run_suit = None
+    for k in ks:
+        name = kind_name(k)
+        if run_suit is not None and name[1] != run_suit:
+            out.append(run_suit)
+        out.append(name[0])
+        run_suit = name[1]
+    if run_suit is not None:
+        out.append(run_suit)
+    return "".join(out)
+
+
+def to_counts(kinds: Iterable[int]) -> list[int]:
+    counts = [0] * N_KINDS
+    for k in kinds:
+        counts[k] += 1
+    return counts
+
+
+def from_counts(counts: Sequence[int]) -> list[int]:
+    return [k for k in range(N_KINDS) for _ in range(int(counts[k]))]
+
+
+def check_copies(counts: Sequence[int], what: str = "hand") -> None:
+    """Four copies of each kind exist; a fifth breaks tile conservation."""
+    for k, n in enumerate(counts):
+        if n > 4:
+            raise TileError(f"{what} holds {n} copies of {kind_name(k)}; only 4 exist")
