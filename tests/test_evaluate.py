@@ -101,7 +101,7 @@ def test_value_table_and_tie_rule_follow_rule_overrides():
 def test_robbing_a_kong_scores_as_self_draw_in_wanzai():
     e = evaluate(W, "111m222p333s444z55z", win_tile="5z", self_draw=False, context="qiangganghu")
     assert (e.pattern, e.points) == ("daqidui", 3)
-    assert "qiangganghu" in e.properties
+    assert e.properties == {"daqidui", "pinghu"}
     assert evaluate(W, "123234m456p789s11z", win_tile="1z", self_draw=False, context="qiangganghu").points == 1
 
 

@@ -199,9 +199,8 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
     out.win = 1
     out.pattern = best
     out.points = cfg.base * best_v
+    # contexts carry no value in Wanzai, so they are not properties (win_kind records them)
     out.props = cands | ((<uint32_t>qys) << PR_QINGYISE)
-    if context:
-        out.props |= 1u << (PR_CONTEXT0 + context)
 
 
 # ---------------------------------------------------------------- Anhua
