@@ -101,6 +101,40 @@ def waits_hand(CoreConfig config, counts, melds, int indicator):
     return [k for k in range(N_KINDS) if out[k]]
 
 
+def find_bad_row(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, int indicator):
+    """First row that breaks a batch's invariants -> (row, problem) or (-1, None).
+
+    Checked natively so validation costs far less than the evaluation it guards.
+    """
+    cdef Py_ssize_t n = counts.shape[0], i = 0
+    cdef int k, total, over, extra, problem = 0
+    cdef const uint8_t* row
+    with nogil:
+        for i in range(n):
+            row = &counts[i, 0]
+            total = 0
+            over = 0
+            extra = 0
+            for k in range(N_KINDS):
+                total += row[k]
+                over |= row[k] > 4
+            for k in range(n_kinds, N_KINDS):
+                extra += row[k]
+            if over:
+                problem = 1
+            elif extra:
+                problem = 2
+            elif indicator >= 0 and row[indicator] > 3:
+                problem = 3
+            elif total != size_a and total != size_b:
+                problem = 4
+            if problem:
+                break
+    if not problem:
+        return -1, None
+    return i, ("count", "honor", "indicator", "size")[problem - 1]
+
+
 def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_draw, int indicator):
     """Evaluate N concealed 14-tile hands (no melds) -> (win, pattern, points) arrays."""
     cdef Py_ssize_t n = counts.shape[0], i

@@ -83,6 +83,22 @@ cdef int _std_need(const Tables* T, const uint8_t* c, int n_groups, int pt) noex
     return total if forced else total + pair_delta
 
 
+cdef bint _std_complete(const Tables* T, const uint8_t* c, int n_groups) noexcept nogil:
+    """Joker-free _std_need(...) == 0 with any pair, stopping at the first group that fails."""
+    cdef int g
+    cdef bint pair = False
+    cdef const uint8_t* e
+    for g in range(n_groups):
+        e = _need(T, c, g)
+        if e[0] == 0:
+            continue
+        if e[1] == 0 and not pair:
+            pair = True
+            continue
+        return False
+    return pair
+
+
 cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt) noexcept nogil:
     """Fewest tiles to add to part of the hand to get `melds` melds + a pair (min-plus over groups)."""
     cdef int f[MAX_MELDS + 1][2]
@@ -169,7 +185,7 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
     cdef uint32_t cands = 0
     cdef int i, quads = 0, odd = 0, col, best = P_NONE, best_v = -1, row, v
     cdef bint qys
-    if _std_need(T, c, 4, 1) == 0:
+    if _std_complete(T, c, 4):
         cands |= 1 << P_PINGHU
         if not mi.has_chow and _daqidui_counts(c):
             cands |= 1 << P_DAQIDUI
@@ -309,7 +325,7 @@ cdef bint is_complete(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
     cdef int a, b, jokers, i
     cdef uint32_t props
     if cfg.game == GAME_WANZAI:
-        if _std_need(T, c, 4, 1) == 0:
+        if _std_complete(T, c, 4):
             return True
         if mi.n:
             return False

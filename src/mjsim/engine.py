@@ -200,31 +200,30 @@ def waits(rules: Rules, hand, melds=(), wild=None) -> list[str]:
     return [kind_name(k) for k in _core.waits_hand(core_config(rules), counts, info, indicator)]
 
 
-def _batch_counts(rules: Rules, counts, sizes: tuple[int, ...]) -> np.ndarray:
+def _batch_counts(rules: Rules, counts, sizes: tuple[int, ...], wild) -> tuple[np.ndarray, int]:
     arr = np.asarray(counts)
     if arr.ndim != 2 or arr.shape[1] != 34:
         raise ValueError(f"counts must be an (N, 34) array of tile counts, got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"counts must hold integers, got dtype {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > 4):
-        row = int(np.argwhere((arr < 0) | (arr > 4))[0][0])
-        raise ValueError(f"counts row {row} has a count outside 0..4 (only 4 copies of a tile exist)")
-    totals = arr.sum(axis=1)
-    bad = np.flatnonzero(~np.isin(totals, sizes))
-    if bad.size:
-        want = " or ".join(map(str, sizes))
-        raise ValueError(f"counts row {int(bad[0])} holds {int(totals[bad[0]])} tiles; every row must hold {want}")
-    if rules.game == "anhua" and arr[:, 27:].any():
-        raise ValueError(f"counts row {int(np.flatnonzero(arr[:, 27:].any(axis=1))[0])} holds honors; Anhua has none")
-    return np.ascontiguousarray(arr, dtype=np.uint8)
-
-
-def _batch_indicator(rules: Rules, arr: np.ndarray, wild) -> int:
+    if arr.dtype != np.uint8:
+        if arr.size and (arr.min() < 0 or arr.max() > 4):
+            row = int(np.argwhere((arr < 0) | (arr > 4))[0][0])
+            raise ValueError(f"counts row {row} has a count outside 0..4 (only 4 copies of a tile exist)")
+    arr = np.ascontiguousarray(arr, dtype=np.uint8)
     indicator = _indicator(rules, wild)
-    if indicator >= 0 and arr.shape[0] and arr[:, indicator].max() > 3:
-        row = int(np.flatnonzero(arr[:, indicator] > 3)[0])
+    n_kinds = 27 if rules.game == "anhua" else 34
+    row, problem = _core.find_bad_row(arr, sizes[0], sizes[-1], n_kinds, indicator)
+    if problem == "count":
+        raise ValueError(f"counts row {row} has a count outside 0..4 (only 4 copies of a tile exist)")
+    if problem == "honor":
+        raise ValueError(f"counts row {row} holds honors; Anhua has none")
+    if problem == "indicator":
         raise ValueError(f"counts row {row} holds 4 of the indicator {kind_name(indicator)}; only 3 remain")
-    return indicator
+    if problem == "size":
+        want = " or ".join(map(str, sizes))
+        raise ValueError(f"counts row {row} holds {int(arr[row].sum())} tiles; every row must hold {want}")
+    return arr, indicator
 
 
 def evaluate_batch(rules: Rules, counts, self_draw: bool = True, wild=None):
@@ -233,13 +232,11 @@ def evaluate_batch(rules: Rules, counts, self_draw: bool = True, wild=None):
     `PATTERNS[code]` names a pattern (-1 = no win).  For discard wins (self_draw=False) the
     winning tile is taken not to be a wild.
     """
-    arr = _batch_counts(rules, counts, (14,))
-    indicator = _batch_indicator(rules, arr, wild)
+    arr, indicator = _batch_counts(rules, counts, (14,), wild)
     return _core.evaluate_batch(core_config(rules), arr, bool(self_draw), indicator)
 
 
 def shanten_batch(rules: Rules, counts, wild=None) -> np.ndarray:
     """Shanten of N concealed 13- or 14-tile hands without melds, as an int8 array."""
-    arr = _batch_counts(rules, counts, (13, 14))
-    indicator = _batch_indicator(rules, arr, wild)
+    arr, indicator = _batch_counts(rules, counts, (13, 14), wild)
     return _core.shanten_batch(core_config(rules), arr, indicator)
