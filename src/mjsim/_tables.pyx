@@ -26,6 +26,7 @@ ctypedef struct GroupSpec:
     int n_kinds
     int n_shapes
     Shape shapes[MAX_SHAPES]
+    int32_t pw[9]       # 5**kind: a kind's weight in the base-5 index
     uint8_t pair258[9]  # per kind: may be the 2/5/8 pair
 
 cdef Tables _TABLES
@@ -36,14 +37,16 @@ cdef const Tables* tables() noexcept nogil:
     return &_TABLES
 
 
-cdef int _add_meld_shapes(GroupSpec* g, int32_t* pw, const int* meld, int size):
-    """Add every distinct non-empty sub-multiset of one meld as a shape."""
+cdef int _add_meld(GroupSpec* g, int x, int y, int z):
+    """Add every distinct non-empty sub-multiset of the meld (x, y, z) as a shape."""
+    cdef int meld[3]
     cdef int mask, j, n, k, dup
     cdef uint8_t ks[3]
     cdef Shape* s
-    for mask in range(1, 1 << size):
+    meld[0] = x; meld[1] = y; meld[2] = z
+    for mask in range(1, 8):
         n = 0
-        for j in range(size):
+        for j in range(3):
             if mask & (1 << j):
                 ks[n] = meld[j]
                 n += 1
@@ -71,58 +74,44 @@ cdef int _add_meld_shapes(GroupSpec* g, int32_t* pw, const int* meld, int size):
         s.offset = 0
         for k in range(n):
             s.kinds[k] = ks[k]
-            s.offset += pw[ks[k]]
+            s.offset += g.pw[ks[k]]
     return 0
 
 
-cdef GroupSpec _suit_spec():
+cdef GroupSpec _spec_with_triplets(int n_kinds):
     cdef GroupSpec g
-    cdef int32_t pw[9]
-    cdef int meld[3]
     cdef int i
     memset(&g, 0, sizeof(g))
-    g.n_kinds = 9
-    pw[0] = 1
-    for i in range(1, 9):
-        pw[i] = pw[i - 1] * 5
-    for i in range(9):
-        meld[0] = i; meld[1] = i; meld[2] = i
-        _add_meld_shapes(&g, pw, meld, 3)
+    g.n_kinds = n_kinds
+    g.pw[0] = 1
+    for i in range(1, n_kinds):
+        g.pw[i] = g.pw[i - 1] * 5
+    for i in range(n_kinds):
+        _add_meld(&g, i, i, i)
+    return g
+
+
+cdef GroupSpec _suit_spec():
+    cdef GroupSpec g = _spec_with_triplets(9)
+    cdef int i
     for i in range(7):
-        meld[0] = i; meld[1] = i + 1; meld[2] = i + 2
-        _add_meld_shapes(&g, pw, meld, 3)
+        _add_meld(&g, i, i + 1, i + 2)
     g.pair258[1] = g.pair258[4] = g.pair258[7] = 1
     return g
 
 
 cdef GroupSpec _honor_spec():
     """東南西北中發白: triplets, any three different winds, and 中發白 (RULES §2.1)."""
-    cdef GroupSpec g
-    cdef int32_t pw[7]
-    cdef int meld[3]
-    cdef int i, k, skip
-    memset(&g, 0, sizeof(g))
-    g.n_kinds = 7
-    pw[0] = 1
-    for i in range(1, 7):
-        pw[i] = pw[i - 1] * 5
-    for i in range(7):
-        meld[0] = i; meld[1] = i; meld[2] = i
-        _add_meld_shapes(&g, pw, meld, 3)
-    for skip in range(4):
-        i = 0
-        for k in range(4):
-            if k != skip:
-                meld[i] = k
-                i += 1
-        _add_meld_shapes(&g, pw, meld, 3)
-    meld[0] = 4; meld[1] = 5; meld[2] = 6
-    _add_meld_shapes(&g, pw, meld, 3)
+    cdef GroupSpec g = _spec_with_triplets(7)
+    _add_meld(&g, 0, 1, 2)
+    _add_meld(&g, 0, 1, 3)
+    _add_meld(&g, 0, 2, 3)
+    _add_meld(&g, 1, 2, 3)
+    _add_meld(&g, 4, 5, 6)
     return g
 
 
 cdef inline bint _fits(const Shape* s, const uint8_t* c) noexcept nogil:
-    cdef int need_lo = 0
     cdef int k
     # shapes may repeat a kind (e.g. two or three of the same tile)
     cdef uint8_t used[9]
@@ -160,7 +149,7 @@ cdef int _lan_of_mask(int mask) noexcept nogil:
 
 cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
     cdef int32_t size = 1, idx
-    cdef int32_t pw[9]
+    cdef const int32_t* pw = g.pw
     cdef int i, m, p, lowest, total, j, sz, best, v, n_present, mask, target
     cdef uint8_t c[9]
     cdef uint8_t* d
@@ -168,7 +157,6 @@ cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
     cdef const Shape* s
     cdef uint8_t lan_by_mask[512]
     for i in range(g.n_kinds):
-        pw[i] = size
         size *= 5
     t.size = size
     t.dist = <uint8_t*>calloc(<size_t>size * DIST_STRIDE, 1)
