@@ -37,6 +37,8 @@ for pyx in sorted(Path("src/mjsim").glob("_*.pyx")):
     )
 
 setup(
+    # debug and release objects live apart, so switching back never reuses a debug .so
+    options={"build": {"build_base": "build/debug" if DEBUG else "build"}},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

@@ -1,0 +1,146 @@
+# The Wanzai hand loop (RULES §1, §2): state, configuration, events and results.
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from mjsim._eval cimport EvalConfig, MeldInfo
+from mjsim._rng cimport Rng
+from mjsim._wall cimport Wall
+
+cdef enum:
+    N_SEATS = 4
+    MAX_DISCARDS = 64
+    MAX_EVENTS = 1024
+    MAX_WINNERS = 3
+
+# Built-in players (C functions chosen per seat by code); PLAYERS in _game.pyx names them.
+cdef enum:
+    PLAYER_RANDOM = 0
+    PLAYER_GREEDY = 1
+    PLAYER_GREEDY_PASS_ONCE = 2     # greedy, but passes the first discard win it is offered
+                                    # in a hand (a test player that makes 漏胡 observable)
+
+# 漏胡 lock (pass_ron_lock)
+cdef enum:
+    LOCK_NONE = 0
+    LOCK_UNTIL_OWN_DISCARD = 1
+    LOCK_SAME_KIND = 2
+
+# dealer_on_draw
+cdef enum:
+    ON_DRAW_STAY = 0
+    ON_DRAW_NEXT = 1
+    ON_DRAW_LAST_DRAWER = 2
+
+cdef enum:
+    KONG_ADDED = 0
+    KONG_EXPOSED = 1
+    KONG_CONCEALED = 2
+
+cdef enum:
+    MELD_CHOW = 0
+    MELD_PUNG = 1
+    MELD_EXPOSED_KONG = 2
+    MELD_ADDED_KONG = 3
+    MELD_CONCEALED_KONG = 4
+
+# how a hand ended
+cdef enum:
+    END_DRAW = 0                    # 荒莊: no live tile left
+    END_SELF_DRAW = 1
+    END_DISCARD = 2
+    END_ROB_KONG = 3
+
+# why a payment is made (the `tile` field of an EV_PAY event)
+cdef enum:
+    PAY_WIN = 0
+    PAY_KONG_ADDED = 1
+    PAY_KONG_EXPOSED = 2
+    PAY_KONG_CONCEALED = 3
+    PAY_KONG_REFUND = 4             # kong payment returned on a draw (kong_pay_on_draw false)
+
+cdef enum:
+    EV_DRAW = 0         # seat draws tile; aux 1 = replacement from the tail
+    EV_DISCARD = 1      # seat discards tile
+    EV_PUNG = 2         # seat pungs tile from aux
+    EV_CHOW = 3         # seat chows tile from aux; value = the two tiles from hand (a | b << 8)
+    EV_KONG = 4         # seat kongs tile; aux = KONG_*; value = seat discarding (exposed) or -1
+    EV_ROBBED = 5       # seat's added kong of tile is robbed
+    EV_WIN = 6          # seat wins on tile; aux = payer seat (-1 self-draw); value = points
+    EV_PAY = 7          # seat pays aux `value` points; tile = PAY_*
+    EV_PASS_WIN = 8     # seat passes a win on tile (and is locked, if the rules say so)
+    EV_EXHAUSTED = 9    # no live tile left: the hand is a draw
+
+ctypedef struct Event:
+    uint8_t type
+    int8_t seat
+    int8_t tile
+    int8_t aux
+    int32_t value
+
+ctypedef struct GameConfig:
+    EvalConfig ev
+    int wall_model
+    int honor_chow
+    int multiple_ron
+    int added_kong_on_draw_only
+    int kong_pay_on_draw
+    int dealer_pays_double
+    int pass_ron_lock
+    double fire[4]
+    int piao[4]
+    int rob_kong_all                # 1: robbed player pays all three shares, 0: one
+    int dealer_next_winner          # 1: "winner", 0: "next_on_loss"
+    int dealer_on_draw
+    int kong_values[3]              # indexed by KONG_*
+    int players[4]
+
+ctypedef struct MeldRec:
+    uint8_t kind                    # MELD_*
+    uint8_t tiles[4]
+    uint8_t n
+    int8_t from_seat                # -1 for a concealed kong
+
+ctypedef struct SeatState:
+    uint8_t hand[34]
+    MeldInfo mi
+    MeldRec melds[4]
+    int n_melds
+    uint8_t discards[MAX_DISCARDS]  # the seat's pool: claimed tiles leave it
+    int n_discards
+    uint8_t hidden[34]              # tiles in the seat's own concealed kongs
+    int ron_locked
+    int passed_wins
+    uint8_t lock_kind[34]
+
+ctypedef struct WinRec:
+    int winner
+    int payer                       # -1: every other player (self-draw)
+    int tile
+    int pattern
+    uint32_t props
+    int points
+    int received
+
+ctypedef struct HandState:
+    const GameConfig* cfg
+    Rng rng
+    Wall wall
+    SeatState seat[4]
+    uint8_t seen[34]                # tiles everyone can see: discards and exposed melds
+    uint8_t opening[4][14]
+    int dealer
+    int dice[2]
+    int fire[4]
+    int deltas[4]
+    int kong_deltas[4]
+    int draws                       # tiles drawn after the deal (live and replacement)
+    int kongs[3]
+    int last_drawer
+    int end
+    int n_winners
+    WinRec wins[MAX_WINNERS]
+    int next_dealer
+    Event* events                   # NULL: no logging
+    int n_events
+
+cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
+                    int dealer, const uint8_t* scripted_wall, int scripted_dice,
+                    Event* events) noexcept nogil

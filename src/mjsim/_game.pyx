@@ -1,0 +1,956 @@
+# cython: language_level=3
+"""The Wanzai hand loop (RULES §1-§2) and the built-in players, without the GIL.
+
+One hand is a `HandState` (fixed size, no heap) advanced by `play_hand`. Every random
+choice, from the shuffle to a random player's discard, comes from the hand's own RNG,
+seeded by (master seed, hand index), so any hand can be replayed on its own.
+Python entry points are at the end (`NativeGame`); validation lives in game.py.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.string cimport memset, memcpy
+
+from mjsim cimport _eval
+from mjsim._eval cimport EvalConfig, MeldInfo, EvalResult
+from mjsim._rng cimport Rng, rng_seed, rng_below, rng_uniform
+from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shuffle_tiles,
+                          throw_dice, wall_build, wall_deal, draw_live, draw_replacement)
+
+cnp.import_array()
+
+PLAYERS = ("random", "greedy", "greedy_pass_once")
+EVENT_NAMES = ("draw", "discard", "pung", "chow", "kong", "robbed", "win", "payment",
+               "pass_win", "exhausted")
+KONG_NAMES = ("added", "exposed", "concealed")
+MELD_NAMES = ("chow", "pung", "kong", "added_kong", "concealed_kong")
+END_NAMES = ("draw", "self_draw", "discard", "rob_kong")
+PAY_NAMES = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund")
+
+cdef enum:
+    SRC_OPENING = 0     # the dealer's 14 opening tiles
+    SRC_DRAW = 1
+    SRC_REPLACEMENT = 2
+    SRC_CLAIM = 3       # after a pung or chow: discard only
+
+cdef enum:
+    ACT_DISCARD = 0
+    ACT_CONCEALED_KONG = 1
+    ACT_ADDED_KONG = 2
+
+cdef enum:
+    CALL_PUNG = 0
+    CALL_KONG = 1
+    CALL_CHOW = 2
+
+ctypedef struct Call:
+    int type
+    int a                   # chow: the two tiles taken from hand
+    int b
+
+
+# ================================================================ small helpers
+
+cdef inline int suit_bit(int k) noexcept nogil:
+    return 1 << (k // 9 if k < 27 else 3)
+
+
+cdef inline int min3(int a, int b, int c) noexcept nogil:
+    return a if a <= b and a <= c else (b if b <= c else c)
+
+
+cdef inline int max3(int a, int b, int c) noexcept nogil:
+    return a if a >= b and a >= c else (b if b >= c else c)
+
+
+cdef inline void log_event(HandState* st, int type, int seat, int tile, int aux,
+                           int value) noexcept nogil:
+    cdef Event* e
+    if st.events == NULL or st.n_events >= MAX_EVENTS:
+        return
+    e = &st.events[st.n_events]
+    e.type = type
+    e.seat = seat
+    e.tile = tile
+    e.aux = aux
+    e.value = value
+    st.n_events += 1
+
+
+cdef void add_meld(SeatState* p, int kind, int t0, int t1, int t2, int t3,
+                   int from_seat) noexcept nogil:
+    """Record a meld and keep the evaluator's MeldInfo in step."""
+    cdef MeldRec* m = &p.melds[p.n_melds]
+    cdef int i, n = 3 if t3 < 0 else 4
+    m.kind = kind
+    m.tiles[0] = t0
+    m.tiles[1] = t1
+    m.tiles[2] = t2
+    m.tiles[3] = t3 if t3 >= 0 else 0
+    m.n = n
+    m.from_seat = from_seat
+    p.n_melds += 1
+    p.mi.n += 1
+    if kind == MELD_CHOW:
+        p.mi.has_chow = 1
+    if kind == MELD_CONCEALED_KONG:
+        p.mi.has_concealed_kong = 1
+    for i in range(n):
+        p.mi.counts[m.tiles[i]] += 1
+        p.mi.suit_mask |= suit_bit(m.tiles[i])
+
+
+cdef int find_pung(const SeatState* p, int k) noexcept nogil:
+    cdef int i
+    for i in range(p.n_melds):
+        if p.melds[i].kind == MELD_PUNG and p.melds[i].tiles[0] == k:
+            return i
+    return -1
+
+
+cdef inline int available(const HandState* st, const SeatState* p, int k) noexcept nogil:
+    """Copies of k a seat cannot see: not in its hand, its concealed kongs or on the table."""
+    cdef int v = 4 - p.hand[k] - p.hidden[k] - st.seen[k]
+    return v if v > 0 else 0
+
+
+cdef inline int hand_shanten(const HandState* st, const uint8_t* hand,
+                             const MeldInfo* mi) noexcept nogil:
+    return _eval.shanten(&st.cfg.ev, hand, mi, -1)
+
+
+# ================================================================ payments
+
+cdef int share(const HandState* st, int payer, int receiver, int amount,
+               bint win) noexcept nogil:
+    """One payment from payer to receiver after fire, dealer doubling and (wins) piao."""
+    cdef const GameConfig* cfg = st.cfg
+    cdef int v = amount << (st.fire[payer] + st.fire[receiver])
+    if cfg.dealer_pays_double and payer == st.dealer:
+        v *= 2
+    if win:
+        v += cfg.piao[payer] + cfg.piao[receiver]
+    return v
+
+
+cdef void transfer(HandState* st, int payer, int receiver, int value, int reason) noexcept nogil:
+    st.deltas[payer] -= value
+    st.deltas[receiver] += value
+    if reason == PAY_KONG_ADDED or reason == PAY_KONG_EXPOSED or reason == PAY_KONG_CONCEALED:
+        st.kong_deltas[payer] -= value
+        st.kong_deltas[receiver] += value
+    log_event(st, EV_PAY, payer, reason, receiver, value)
+
+
+cdef void pay_kong(HandState* st, int s, int kong_type, int discarder) noexcept nogil:
+    cdef int i, q, amount = st.cfg.kong_values[kong_type]
+    cdef int reason = PAY_KONG_ADDED + kong_type
+    st.kongs[kong_type] += 1
+    if kong_type == KONG_EXPOSED:
+        transfer(st, discarder, s, share(st, discarder, s, amount, False), reason)
+        return
+    for i in range(1, 4):
+        q = (s + i) & 3
+        transfer(st, q, s, share(st, q, s, amount, False), reason)
+
+
+cdef void refund_kongs(HandState* st) noexcept nogil:
+    """kong_pay_on_draw = false: a drawn hand returns every kong payment."""
+    cdef int s
+    for s in range(4):
+        if st.kong_deltas[s]:
+            st.deltas[s] -= st.kong_deltas[s]
+            log_event(st, EV_PAY, s, PAY_KONG_REFUND, -1, -st.kong_deltas[s])
+            st.kong_deltas[s] = 0
+
+
+# ================================================================ wins
+
+cdef bint can_win_with(const HandState* st, int s, int tile) noexcept nogil:
+    """Would seat s be complete with `tile` added (a discard or a robbed kong tile)?"""
+    cdef SeatState* p = <SeatState*>&st.seat[s]
+    cdef bint ok
+    p.hand[tile] += 1
+    ok = _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, -1)
+    p.hand[tile] -= 1
+    return ok
+
+
+cdef bint ron_locked(const HandState* st, int s, int tile) noexcept nogil:
+    cdef const SeatState* p = &st.seat[s]
+    if st.cfg.pass_ron_lock == LOCK_UNTIL_OWN_DISCARD:
+        return p.ron_locked
+    if st.cfg.pass_ron_lock == LOCK_SAME_KIND:
+        return p.lock_kind[tile]
+    return False
+
+
+cdef void lock_after_pass(HandState* st, int s, int tile) noexcept nogil:
+    if st.cfg.pass_ron_lock == LOCK_UNTIL_OWN_DISCARD:
+        st.seat[s].ron_locked = 1
+    elif st.cfg.pass_ron_lock == LOCK_SAME_KIND:
+        st.seat[s].lock_kind[tile] = 1
+
+
+cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_draw,
+                        int context) noexcept nogil:
+    """Evaluate seat s's complete hand (the tile already in it) and log the win."""
+    cdef EvalResult r
+    cdef WinRec* w = &st.wins[st.n_winners]
+    _eval.evaluate(&st.cfg.ev, st.seat[s].hand, &st.seat[s].mi, tile, self_draw, -1,
+                   context, &r)
+    st.n_winners += 1
+    w.winner = s
+    w.payer = payer
+    w.tile = tile
+    w.pattern = r.pattern
+    w.props = r.props
+    w.points = r.points
+    w.received = 0
+    log_event(st, EV_WIN, s, tile, payer, r.points)
+    return w
+
+
+cdef void self_draw_win(HandState* st, int s, int tile, int context) noexcept nogil:
+    cdef WinRec* w = record_win(st, s, tile, -1, True, context)
+    cdef int i, q, v
+    for i in range(1, 4):
+        q = (s + i) & 3
+        v = share(st, q, s, w.points, True)
+        transfer(st, q, s, v, PAY_WIN)
+        w.received += v
+    st.end = END_SELF_DRAW
+
+
+cdef void discard_win(HandState* st, int s, int tile, int discarder) noexcept nogil:
+    cdef WinRec* w
+    cdef int v
+    st.seat[s].hand[tile] += 1
+    w = record_win(st, s, tile, discarder, False, _eval.CTX_NONE)
+    st.seat[s].hand[tile] -= 1   # the tile stays in the discarder's pool
+    v = share(st, discarder, s, w.points, True)
+    transfer(st, discarder, s, v, PAY_WIN)
+    w.received = v
+    st.end = END_DISCARD
+
+
+cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogil:
+    """搶槓: scored as a self-draw; the robbed player pays all three shares or one."""
+    cdef WinRec* w
+    cdef int i, q, v
+    st.seat[s].hand[tile] += 1
+    w = record_win(st, s, tile, robbed, False, _eval.CTX_QIANGGANGHU)
+    st.seat[s].hand[tile] -= 1
+    if st.cfg.rob_kong_all:
+        for i in range(1, 4):
+            q = (s + i) & 3
+            v = share(st, q, s, w.points, True)   # each share with its own payer's factors
+            transfer(st, robbed, s, v, PAY_WIN)
+            w.received += v
+    else:
+        v = share(st, robbed, s, w.points, True)
+        transfer(st, robbed, s, v, PAY_WIN)
+        w.received = v
+    st.end = END_ROB_KONG
+
+
+# ================================================================ players: shared evaluation
+
+cdef inline bint near_held(const uint8_t* hand, int k) noexcept nogil:
+    """A held kind, a suited kind within 2 of a held one, or an honor of a held group
+    (any three winds / 中發白 form runs in Wanzai)."""
+    cdef int r, d
+    if hand[k]:
+        return True
+    if k >= 31:
+        return hand[31] or hand[32] or hand[33]
+    if k >= 27:
+        return hand[27] or hand[28] or hand[29] or hand[30]
+    r = k % 9
+    for d in range(-2, 3):
+        if 0 <= r + d <= 8 and hand[k + d]:
+            return True
+    return False
+
+
+cdef int useful_tiles_all(const HandState* st, const SeatState* p, uint8_t* hand,
+                          const MeldInfo* mi, int sh) noexcept nogil:
+    """Unseen copies of every kind that lowers the shanten of a 3n+1 hand (every kind tried)."""
+    cdef int k, n = 0, avail
+    for k in range(34):
+        avail = 4 - hand[k] - p.hidden[k] - st.seen[k]
+        if avail <= 0:
+            continue
+        hand[k] += 1
+        if hand_shanten(st, hand, mi) < sh:
+            n += avail
+        hand[k] -= 1
+    return n
+
+
+cdef int useful_tiles(const HandState* st, const SeatState* p, uint8_t* hand,
+                      const MeldInfo* mi, int sh) noexcept nogil:
+    """As useful_tiles_all, with one shanten call for all kinds that are not near_held.
+
+    Such a tile can only be a pair half, a meld seed or a 十三爛 tile, and does each
+    equally well whatever its kind, so one representative decides for all of them.
+    """
+    cdef int k, n = 0, avail, far_avail = 0, rep = -1
+    for k in range(34):
+        avail = 4 - hand[k] - p.hidden[k] - st.seen[k]
+        if not near_held(hand, k):
+            rep = k
+            if avail > 0:
+                far_avail += avail
+            continue
+        if avail <= 0:
+            continue
+        hand[k] += 1
+        if hand_shanten(st, hand, mi) < sh:
+            n += avail
+        hand[k] -= 1
+    if far_avail:
+        hand[rep] += 1
+        if hand_shanten(st, hand, mi) < sh:
+            n += far_avail
+        hand[rep] -= 1
+    return n
+
+
+cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
+                      int* out_sh, int* out_useful) noexcept nogil:
+    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles.
+
+    Remaining ties go to the highest kind (honors first: they connect least).
+    """
+    cdef SeatState* p = &st.seat[s]
+    cdef int k, sh, best_sh = 99, best_k = -1, best_u = -1, u
+    cdef int sh_of[34]
+    for k in range(34):
+        sh_of[k] = 99
+        if hand[k]:
+            hand[k] -= 1
+            sh_of[k] = hand_shanten(st, hand, mi)
+            hand[k] += 1
+            if sh_of[k] < best_sh:
+                best_sh = sh_of[k]
+    for k in range(33, -1, -1):
+        if sh_of[k] != best_sh:
+            continue
+        hand[k] -= 1
+        st.seen[k] += 1        # the discard becomes visible
+        u = useful_tiles(st, p, hand, mi, best_sh)
+        st.seen[k] -= 1
+        hand[k] += 1
+        if u > best_u:
+            best_u = u
+            best_k = k
+    out_sh[0] = best_sh
+    out_useful[0] = best_u
+    return best_k
+
+
+# ================================================================ players: own turn
+
+cdef int list_kongs(const HandState* st, int s, int drawn, int* kinds, int* types) noexcept nogil:
+    """Kongs seat s may declare now: concealed (four in hand) and added (RULES §2.1)."""
+    cdef const SeatState* p = &st.seat[s]
+    cdef int k, n = 0
+    for k in range(34):
+        if p.hand[k] == 4:
+            kinds[n] = k
+            types[n] = ACT_CONCEALED_KONG
+            n += 1
+    if st.cfg.added_kong_on_draw_only:
+        if drawn >= 0 and find_pung(p, drawn) >= 0:
+            kinds[n] = drawn
+            types[n] = ACT_ADDED_KONG
+            n += 1
+    else:
+        for k in range(34):
+            if p.hand[k] and find_pung(p, k) >= 0:
+                kinds[n] = k
+                types[n] = ACT_ADDED_KONG
+                n += 1
+    return n
+
+
+cdef int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                     int* tile) noexcept nogil:
+    """Uniform over the distinct discards and the kongs."""
+    cdef SeatState* p = &st.seat[s]
+    cdef int k, n = n_kongs, pick
+    for k in range(34):
+        n += p.hand[k] > 0
+    pick = rng_below(&st.rng, n)
+    if pick < n_kongs:
+        tile[0] = kinds[pick]
+        return types[pick]
+    pick -= n_kongs
+    for k in range(34):
+        if p.hand[k]:
+            if pick == 0:
+                tile[0] = k
+                break
+            pick -= 1
+    return ACT_DISCARD
+
+
+cdef int greedy_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                     int* tile) noexcept nogil:
+    """Kong when the shanten does not get worse; otherwise the best discard."""
+    cdef SeatState* p = &st.seat[s]
+    cdef MeldInfo mi
+    cdef int i, k, before, after, sh, useful
+    if n_kongs:
+        before = hand_shanten(st, p.hand, &p.mi)
+        for i in range(n_kongs):
+            k = kinds[i]
+            mi = p.mi
+            mi.counts[k] += 1
+            if types[i] == ACT_CONCEALED_KONG:
+                mi.n += 1
+                mi.has_concealed_kong = 1
+                mi.counts[k] += 3
+                mi.suit_mask |= suit_bit(k)
+                p.hand[k] -= 4
+                after = hand_shanten(st, p.hand, &mi)
+                p.hand[k] += 4
+            else:
+                p.hand[k] -= 1
+                after = hand_shanten(st, p.hand, &mi)
+                p.hand[k] += 1
+            if after <= before:
+                tile[0] = k
+                return types[i]
+    tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, &useful)
+    return ACT_DISCARD
+
+
+cdef int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noexcept nogil:
+    cdef int kinds[8]
+    cdef int types[8]
+    cdef int n = 0, sh, useful
+    if source != SRC_CLAIM:
+        n = list_kongs(st, s, drawn, kinds, types)
+    if st.cfg.players[s] == PLAYER_RANDOM:
+        return random_turn(st, s, n, kinds, types, tile)
+    return greedy_turn(st, s, n, kinds, types, tile)
+
+
+cdef bint takes_self_draw(const HandState* st, int s) noexcept nogil:
+    return True  # every built-in player takes a legal self-draw win
+
+
+cdef bint takes_discard_win(const HandState* st, int s) noexcept nogil:
+    return st.cfg.players[s] != PLAYER_GREEDY_PASS_ONCE or st.seat[s].passed_wins > 0
+
+
+cdef bint takes_rob(const HandState* st, int s) noexcept nogil:
+    return True
+
+
+# ================================================================ players: claims
+
+cdef int list_calls(const HandState* st, int s, int tile, int discarder, Call* calls) noexcept nogil:
+    """Pung / exposed kong from anyone; chow only from 上家 (honor runs with honor_chow)."""
+    cdef const uint8_t* h = st.seat[s].hand
+    cdef int n = 0, a, b, lo, r
+    if h[tile] >= 2:
+        calls[n].type = CALL_PUNG
+        n += 1
+    if h[tile] == 3:
+        calls[n].type = CALL_KONG
+        n += 1
+    if s != ((discarder + 1) & 3):
+        return n
+    if tile < 27:
+        lo = tile - tile % 9
+        for a in range(tile - 2, tile + 1):
+            # the run a, a+1, a+2 inside the suit, using the two tiles other than `tile`
+            if a < lo or a + 2 > lo + 8:
+                continue
+            r = 0
+            for b in range(a, a + 3):
+                if b != tile and h[b] == 0:
+                    r = 1
+            if r:
+                continue
+            calls[n].type = CALL_CHOW
+            calls[n].a = a if a != tile else a + 1
+            calls[n].b = a + 2 if a + 2 != tile else a + 1
+            n += 1
+    elif st.cfg.honor_chow:
+        if tile <= 30:
+            # any three different winds: two other winds held
+            for a in range(27, 31):
+                for b in range(a + 1, 31):
+                    if a != tile and b != tile and h[a] and h[b]:
+                        calls[n].type = CALL_CHOW
+                        calls[n].a = a
+                        calls[n].b = b
+                        n += 1
+        else:
+            a = 31 if tile != 31 else 32
+            b = 33 if tile != 33 else 32
+            if h[a] and h[b]:
+                calls[n].type = CALL_CHOW
+                calls[n].a = a
+                calls[n].b = b
+                n += 1
+    return n
+
+
+cdef void meld_after_call(const SeatState* p, int tile, const Call* c, MeldInfo* mi) noexcept nogil:
+    """The MeldInfo seat p would have after the call (the hand is changed by the caller)."""
+    mi[0] = p.mi
+    mi.n += 1
+    mi.suit_mask |= suit_bit(tile)
+    mi.counts[tile] += 1
+    if c.type == CALL_KONG:
+        mi.counts[tile] += 3
+    elif c.type == CALL_PUNG:
+        mi.counts[tile] += 2
+    else:
+        mi.has_chow = 1
+        mi.suit_mask |= suit_bit(c.a)
+        mi.counts[c.a] += 1
+        mi.counts[c.b] += 1
+
+
+cdef inline void take_call_tiles(uint8_t* hand, int tile, const Call* c, int sign) noexcept nogil:
+    """Remove (sign -1) or put back (+1) the tiles a call takes from the hand."""
+    if c.type == CALL_KONG:
+        hand[tile] += 3 * sign
+    elif c.type == CALL_PUNG:
+        hand[tile] += 2 * sign
+    else:
+        hand[c.a] += sign
+        hand[c.b] += sign
+
+
+cdef int greedy_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+    """Kong if the shanten does not get worse; pung/chow if it does not get worse and the
+    shanten or the unseen useful tiles improve (best shanten, then most useful tiles).
+    -1 = pass."""
+    cdef SeatState* p = &st.seat[s]
+    cdef MeldInfo mi
+    cdef int i, s0, u0 = -1, u1, sh, best = -1, best_s = 99, best_u = -1
+    cdef int s1[8]
+    s0 = hand_shanten(st, p.hand, &p.mi)
+    # one shanten call per option first: the shanten of the 3n+2 hand after a pung or
+    # chow equals that of its best discard, so most options are rejected cheaply
+    for i in range(n):
+        meld_after_call(p, tile, &calls[i], &mi)
+        take_call_tiles(p.hand, tile, &calls[i], -1)
+        s1[i] = hand_shanten(st, p.hand, &mi)
+        take_call_tiles(p.hand, tile, &calls[i], 1)
+        if calls[i].type == CALL_KONG and s1[i] <= s0:
+            return i
+        if calls[i].type != CALL_KONG and s1[i] < best_s:
+            best_s = s1[i]
+    if best_s > s0:
+        return -1
+    if best_s == s0:
+        u0 = useful_tiles(st, p, p.hand, &p.mi, s0)
+    best_s = 99
+    for i in range(n):
+        if calls[i].type == CALL_KONG or s1[i] > s0:
+            continue
+        meld_after_call(p, tile, &calls[i], &mi)
+        take_call_tiles(p.hand, tile, &calls[i], -1)
+        best_discard(st, s, p.hand, &mi, &sh, &u1)
+        take_call_tiles(p.hand, tile, &calls[i], 1)
+        if sh == s0 and u1 <= u0:
+            continue
+        if sh < best_s or (sh == best_s and u1 > best_u):
+            best, best_s, best_u = i, sh, u1
+    return best
+
+
+cdef int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+    cdef int pick
+    if n == 0:
+        return -1
+    if st.cfg.players[s] == PLAYER_RANDOM:
+        pick = rng_below(&st.rng, n + 1)   # passing is one of the choices
+        return pick - 1
+    return greedy_call(st, s, tile, calls, n)
+
+
+# ================================================================ the hand loop
+
+cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
+                     int dealer, const uint8_t* scripted_wall, int scripted_dice,
+                     Event* events) noexcept nogil:
+    cdef uint8_t physical[MAX_WALL]
+    cdef uint8_t dealt[4][14]
+    cdef int s, i, d
+    memset(st, 0, sizeof(HandState))
+    st.cfg = cfg
+    st.events = events
+    st.dealer = dealer
+    st.last_drawer = -1
+    st.next_dealer = dealer
+    rng_seed(&st.rng, seed, hand_index)
+    if scripted_wall != NULL:
+        memcpy(physical, scripted_wall, 136)
+    else:
+        fill_tiles(physical, 136)
+        shuffle_tiles(physical, 136, &st.rng)
+    d = throw_dice(&st.rng, st.dice)
+    if scripted_dice:
+        st.dice[0] = scripted_dice // 2
+        st.dice[1] = scripted_dice - scripted_dice // 2
+        d = scripted_dice
+    for s in range(4):
+        # always four draws, so the RNG stream after this does not depend on fire odds
+        st.fire[s] = rng_uniform(&st.rng) < cfg.fire[s]
+    wall_build(&st.wall, physical, 136, cfg.wall_model, dealer, d)
+    wall_deal(&st.wall, dealer, dealt)
+    memcpy(st.opening, dealt, sizeof(dealt))
+    for s in range(4):
+        for i in range(14 if s == dealer else 13):
+            st.seat[s].hand[dealt[s][i]] += 1
+
+
+cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
+    cdef int t = draw_replacement(&st.wall) if replacement else draw_live(&st.wall)
+    if t < 0:
+        return -1
+    st.seat[s].hand[t] += 1
+    st.draws += 1
+    st.last_drawer = s
+    log_event(st, EV_DRAW, s, t, replacement, 0)
+    return t
+
+
+cdef void discard_tile(HandState* st, int s, int t) noexcept nogil:
+    cdef SeatState* p = &st.seat[s]
+    p.hand[t] -= 1
+    if p.n_discards < MAX_DISCARDS:
+        p.discards[p.n_discards] = t
+        p.n_discards += 1
+    st.seen[t] += 1
+    # 漏胡 ends with the seat's own discard
+    p.ron_locked = 0
+    memset(p.lock_kind, 0, 34)
+    log_event(st, EV_DISCARD, s, t, 0, 0)
+
+
+cdef void take_from_pool(HandState* st, int discarder) noexcept nogil:
+    st.seat[discarder].n_discards -= 1
+
+
+cdef bint try_rob_kong(HandState* st, int s, int t) noexcept nogil:
+    """Other seats may rob an added kong with a win on its tile (never a concealed kong)."""
+    cdef int i, q
+    for i in range(1, 4):
+        q = (s + i) & 3
+        if can_win_with(st, q, t) and takes_rob(st, q):
+            if st.n_winners == 0:
+                log_event(st, EV_ROBBED, s, t, 0, 0)
+            rob_kong_win(st, q, t, s)
+            if not st.cfg.multiple_ron:
+                break
+    return st.n_winners > 0
+
+
+cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nogil:
+    cdef int i, q
+    for i in range(1, 4):
+        q = (discarder + i) & 3
+        if not can_win_with(st, q, t) or ron_locked(st, q, t):
+            continue
+        if takes_discard_win(st, q):
+            discard_win(st, q, t, discarder)
+            if not st.cfg.multiple_ron:
+                break
+        else:
+            log_event(st, EV_PASS_WIN, q, t, discarder, 0)
+            st.seat[q].passed_wins += 1
+            lock_after_pass(st, q, t)
+    return st.n_winners > 0
+
+
+cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken) noexcept nogil:
+    """Pung / exposed kong before chow (RULES §2.1). -> claiming seat or -1."""
+    cdef Call calls[8]
+    cdef int i, q, n, pick, chow_seat = (discarder + 1) & 3
+    # a seat holding two or three of t (at most one can) is asked first, unless it is 下家
+    for i in range(2, 4):
+        q = (discarder + i) & 3
+        if st.seat[q].hand[t] >= 2:
+            n = list_calls(st, q, t, discarder, calls)
+            pick = choose_call(st, q, t, calls, n)
+            if pick >= 0:
+                taken[0] = calls[pick]
+                return q
+    n = list_calls(st, chow_seat, t, discarder, calls)
+    pick = choose_call(st, chow_seat, t, calls, n)
+    if pick >= 0:
+        taken[0] = calls[pick]
+        return chow_seat
+    return -1
+
+
+cdef void apply_call(HandState* st, int q, int t, int discarder, const Call* c) noexcept nogil:
+    cdef SeatState* p = &st.seat[q]
+    take_from_pool(st, discarder)   # the tile moves to the meld; it stays counted in seen
+    if c.type == CALL_PUNG:
+        p.hand[t] -= 2
+        st.seen[t] += 2
+        add_meld(p, MELD_PUNG, t, t, t, -1, discarder)
+        log_event(st, EV_PUNG, q, t, discarder, 0)
+    elif c.type == CALL_KONG:
+        p.hand[t] -= 3
+        st.seen[t] += 3
+        add_meld(p, MELD_EXPOSED_KONG, t, t, t, t, discarder)
+        log_event(st, EV_KONG, q, t, KONG_EXPOSED, discarder)
+        pay_kong(st, q, KONG_EXPOSED, discarder)
+    else:
+        p.hand[c.a] -= 1
+        p.hand[c.b] -= 1
+        st.seen[c.a] += 1
+        st.seen[c.b] += 1
+        add_meld(p, MELD_CHOW, min3(c.a, c.b, t), c.a + c.b + t - min3(c.a, c.b, t) - max3(c.a, c.b, t),
+                 max3(c.a, c.b, t), -1, discarder)
+        log_event(st, EV_CHOW, q, t, discarder, c.a | (c.b << 8))
+
+
+cdef void declare_concealed_kong(HandState* st, int s, int k) noexcept nogil:
+    cdef SeatState* p = &st.seat[s]
+    p.hand[k] -= 4
+    p.hidden[k] += 4
+    add_meld(p, MELD_CONCEALED_KONG, k, k, k, k, -1)
+    log_event(st, EV_KONG, s, k, KONG_CONCEALED, -1)
+    pay_kong(st, s, KONG_CONCEALED, -1)
+
+
+cdef void declare_added_kong(HandState* st, int s, int k) noexcept nogil:
+    cdef SeatState* p = &st.seat[s]
+    cdef int i = find_pung(p, k)
+    p.hand[k] -= 1
+    st.seen[k] += 1
+    p.melds[i].kind = MELD_ADDED_KONG
+    p.melds[i].tiles[3] = k
+    p.melds[i].n = 4
+    p.mi.counts[k] += 1
+    log_event(st, EV_KONG, s, k, KONG_ADDED, -1)
+    pay_kong(st, s, KONG_ADDED, -1)
+
+
+cdef void finish_draw(HandState* st) noexcept nogil:
+    st.end = END_DRAW
+    log_event(st, EV_EXHAUSTED, st.last_drawer, -1, 0, 0)
+    if not st.cfg.kong_pay_on_draw:
+        refund_kongs(st)
+    if st.cfg.dealer_on_draw == ON_DRAW_NEXT:
+        st.next_dealer = (st.dealer + 1) & 3
+    elif st.cfg.dealer_on_draw == ON_DRAW_LAST_DRAWER and st.last_drawer >= 0:
+        st.next_dealer = st.last_drawer
+    else:
+        st.next_dealer = st.dealer
+
+
+cdef void finish_win(HandState* st) noexcept nogil:
+    """wins[] are in play order from the discarder, so wins[0] is the first winner."""
+    cdef int i
+    cdef bint dealer_won = False
+    if st.cfg.dealer_next_winner:
+        st.next_dealer = st.wins[0].winner
+        return
+    for i in range(st.n_winners):
+        dealer_won |= st.wins[i].winner == st.dealer
+    st.next_dealer = st.dealer if dealer_won else (st.dealer + 1) & 3
+
+
+cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
+                    int dealer, const uint8_t* scripted_wall, int scripted_dice,
+                    Event* events) noexcept nogil:
+    cdef int s = dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard
+    cdef Call call
+    setup_hand(st, cfg, seed, hand_index, dealer, scripted_wall, scripted_dice, events)
+    for guard in range(1000):   # a hand has at most ~140 turns; the bound only guards bugs
+        # ---- seat s holds 3n+2 tiles
+        if source != SRC_CLAIM and _eval.is_complete(&cfg.ev, st.seat[s].hand, &st.seat[s].mi, -1) \
+                and takes_self_draw(st, s):
+            self_draw_win(st, s, drawn,
+                          _eval.CTX_GANGSHANGHUA if source == SRC_REPLACEMENT else _eval.CTX_NONE)
+            break
+        action = choose_turn(st, s, source, drawn, &t)
+        if action == ACT_CONCEALED_KONG or action == ACT_ADDED_KONG:
+            if action == ACT_ADDED_KONG:
+                if try_rob_kong(st, s, t):
+                    break
+                declare_added_kong(st, s, t)
+            else:
+                declare_concealed_kong(st, s, t)
+            drawn = draw_tile(st, s, True)
+            if drawn < 0:
+                finish_draw(st)
+                break
+            source = SRC_REPLACEMENT
+            continue
+        discard_tile(st, s, t)
+        # ---- the other three may claim t
+        if resolve_discard_wins(st, s, t):
+            break
+        q = resolve_calls(st, s, t, &call)
+        if q >= 0:
+            apply_call(st, q, t, s, &call)
+            s = q
+            if call.type == CALL_KONG:
+                drawn = draw_tile(st, s, True)
+                if drawn < 0:
+                    finish_draw(st)
+                    break
+                source = SRC_REPLACEMENT
+            else:
+                drawn = -1
+                source = SRC_CLAIM
+            continue
+        s = (s + 1) & 3
+        drawn = draw_tile(st, s, False)
+        if drawn < 0:
+            finish_draw(st)
+            break
+        source = SRC_DRAW
+    if st.n_winners:
+        finish_win(st)
+
+
+# ================================================================ Python face
+
+cdef class NativeGame:
+    """A validated Wanzai configuration and four players (built by mjsim.game)."""
+    cdef GameConfig cfg
+
+    def __init__(self, dict p, players):
+        cdef int i
+        memset(&self.cfg, 0, sizeof(GameConfig))
+        self.cfg.ev.game = _eval.GAME_WANZAI
+        self.cfg.ev.base = p["base"]
+        for i, (discard, self_) in enumerate(p["values"]):
+            self.cfg.ev.values[i][0] = discard
+            self.cfg.ev.values[i][1] = self_
+        self.cfg.wall_model = WALL_TABLE if p["wall_model"] == "table" else WALL_FLAT
+        self.cfg.honor_chow = p["honor_chow"]
+        self.cfg.multiple_ron = p["multiple_ron"]
+        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
+        self.cfg.kong_pay_on_draw = p["kong_pay_on_draw"]
+        self.cfg.dealer_pays_double = p["dealer_pays_double"]
+        self.cfg.pass_ron_lock = ("none", "until_own_discard",
+                                  "same_kind_until_own_discard").index(p["pass_ron_lock"])
+        self.cfg.rob_kong_all = p["rob_kong_pays"] == "all"
+        self.cfg.dealer_next_winner = p["dealer_next"] == "winner"
+        self.cfg.dealer_on_draw = ("stay", "next", "last_drawer").index(p["dealer_on_draw"])
+        for i in range(4):
+            self.cfg.fire[i] = p["fire"][i]
+            self.cfg.piao[i] = p["piao"][i]
+            self.cfg.players[i] = players[i]
+        for i, name in enumerate(KONG_NAMES):
+            self.cfg.kong_values[i] = p["kong_values"][name]
+
+    def play(self, unsigned long long seed, unsigned long long hand_index, int dealer,
+             bint log, wall=None, int dice=0):
+        """One hand -> dict of plain Python values (game.py makes it readable)."""
+        cdef HandState st
+        cdef Event events[MAX_EVENTS]
+        cdef uint8_t scripted[MAX_WALL]
+        cdef const uint8_t* script = NULL
+        cdef int i, s, k
+        cdef SeatState* p
+        if wall is not None:
+            for i in range(136):
+                scripted[i] = wall[i]
+            script = scripted
+        with nogil:
+            play_hand(&st, &self.cfg, seed, hand_index, dealer, script, dice,
+                      events if log else NULL)
+        seats = []
+        for s in range(4):
+            p = &st.seat[s]
+            seats.append(dict(
+                hand=[p.hand[k] for k in range(34)],
+                melds=[(p.melds[i].kind, [p.melds[i].tiles[k] for k in range(p.melds[i].n)],
+                        p.melds[i].from_seat) for i in range(p.n_melds)],
+                discards=[p.discards[i] for i in range(p.n_discards)],
+            ))
+        return dict(
+            dealer=st.dealer, dice=(st.dice[0], st.dice[1]),
+            opening=[[st.opening[s][i] for i in range(14 if s == st.dealer else 13)]
+                     for s in range(4)],
+            fire=[st.fire[s] for s in range(4)],
+            events=[(events[i].type, events[i].seat, events[i].tile, events[i].aux,
+                     events[i].value) for i in range(st.n_events)],
+            seats=seats,
+            wall=[st.wall.tiles[i] for i in range(136) if not st.wall.taken[i]],
+            deltas=[st.deltas[s] for s in range(4)],
+            wins=[(st.wins[i].winner, st.wins[i].payer, st.wins[i].tile, st.wins[i].pattern,
+                   st.wins[i].props, st.wins[i].points, st.wins[i].received)
+                  for i in range(st.n_winners)],
+            end=st.end, next_dealer=st.next_dealer, draws=st.draws,
+            kongs=[st.kongs[i] for i in range(3)],
+        )
+
+    def _useful_tiles(self, counts, pungs=()):
+        """Test shim: (filtered, every kind tried) useful-tile counts of a 3n+1 hand with
+        the given pungs declared and nothing seen."""
+        cdef HandState st
+        cdef SeatState* p
+        cdef int k, sh
+        memset(&st, 0, sizeof(HandState))
+        st.cfg = &self.cfg
+        p = &st.seat[0]
+        for k in range(34):
+            p.hand[k] = counts[k]
+        for k in pungs:
+            add_meld(p, MELD_PUNG, k, k, k, -1, 1)
+            st.seen[k] += 3
+        sh = hand_shanten(&st, p.hand, &p.mi)
+        return (useful_tiles(&st, p, p.hand, &p.mi, sh),
+                useful_tiles_all(&st, p, p.hand, &p.mi, sh))
+
+    def simulate(self, unsigned long long seed, unsigned long long start, Py_ssize_t count,
+                 int dealer):
+        """`count` hands from hand index `start` in one nogil loop -> dict of numpy arrays."""
+        cdef HandState st
+        cdef Py_ssize_t h
+        cdef int s, i, mask
+        out = dict(
+            hand_index=np.arange(start, start + count, dtype=np.uint64),
+            dealer=np.zeros(count, np.int8), dice=np.zeros((count, 2), np.int8),
+            end=np.zeros(count, np.int8), n_winners=np.zeros(count, np.int8),
+            winners=np.zeros(count, np.uint8), pattern=np.full(count, -1, np.int8),
+            draws=np.zeros(count, np.int16), kongs=np.zeros((count, 3), np.int8),
+            deltas=np.zeros((count, 4), np.int32), next_dealer=np.zeros(count, np.int8),
+            fire=np.zeros((count, 4), np.int8),
+        )
+        cdef int8_t[::1] v_dealer = out["dealer"], v_end = out["end"], v_nw = out["n_winners"]
+        cdef int8_t[::1] v_pattern = out["pattern"], v_next = out["next_dealer"]
+        cdef uint8_t[::1] v_winners = out["winners"]
+        cdef int8_t[:, ::1] v_dice = out["dice"], v_kongs = out["kongs"], v_fire = out["fire"]
+        cdef int16_t[::1] v_draws = out["draws"]
+        cdef int32_t[:, ::1] v_deltas = out["deltas"]
+        with nogil:
+            for h in range(count):
+                play_hand(&st, &self.cfg, seed, start + h, dealer, NULL, 0, NULL)
+                v_dealer[h] = st.dealer
+                v_dice[h, 0] = st.dice[0]
+                v_dice[h, 1] = st.dice[1]
+                v_end[h] = st.end
+                v_nw[h] = st.n_winners
+                mask = 0
+                for i in range(st.n_winners):
+                    mask |= 1 << st.wins[i].winner
+                v_winners[h] = mask
+                v_pattern[h] = st.wins[0].pattern if st.n_winners else -1
+                v_draws[h] = st.draws
+                v_next[h] = st.next_dealer
+                for i in range(3):
+                    v_kongs[h, i] = st.kongs[i]
+                for s in range(4):
+                    v_deltas[h, s] = st.deltas[s]
+                    v_fire[h, s] = st.fire[s]
+        return out

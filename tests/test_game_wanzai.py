@@ -1,0 +1,370 @@
+"""The native Wanzai hand loop: scripted walls for each rule, invariants over seeded hands."""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from mjsim import game
+from mjsim.rules import Rules
+from mjsim.tiles import parse_tiles
+
+FLAT = Rules.load("wanzai", wall_model="flat")
+GREEDY = ("greedy",) * 4
+
+
+def flat_wall(hands, live="", tail=""):
+    """A 136-tile wall for the flat model (dealer = the seat listed first in `hands`).
+
+    hands: the four opening hands in dealing order (dealer 14, then 13 each in play order);
+    None takes tiles nobody else scripted. live: the first live draws, in order. tail: the
+    first replacement tiles, in order. Unscripted tiles fill the middle, kinds that appear
+    in the script last, so they reach the hands as late as possible.
+    """
+    scripted = [parse_tiles(h) for h in hands if h] + [parse_tiles(live), parse_tiles(tail)]
+    left = Counter({k: 4 for k in range(34)})
+    for ks in scripted:
+        left.subtract(ks)
+    assert min(left.values()) >= 0, "script uses a tile more than four times"
+    named = {k for ks in scripted for k in ks}
+    pool = sorted(left.elements(), key=lambda k: (k in named, k))
+    order = []
+    for h, size in zip(hands, (14, 13, 13, 13)):
+        if h:
+            ks = parse_tiles(h)
+            assert len(ks) == size
+        else:
+            ks, pool = pool[:size], pool[size:]
+        order += ks
+    order += parse_tiles(live)
+    tail_ks = parse_tiles(tail)
+    middle = pool[: len(pool)]
+    return order + middle + tail_ks[::-1]
+
+
+def events(h, *kinds):
+    return [e for e in h.events if e.kind in kinds]
+
+
+def play_script(rules=FLAT, dealer=0, players=GREEDY, **kw):
+    hands = kw.pop("hands")
+    # hands are given by seat; the wall deals from the dealer in play order
+    in_order = [hands[(dealer + i) % 4] for i in range(4)]
+    wall = flat_wall(in_order, kw.pop("live", ""), kw.pop("tail", ""))
+    return game.play(rules, seed=1, hand_index=0, players=players, dealer=dealer, wall=wall, **kw)
+
+
+# ------------------------------------------------------------------ scripted hands
+
+def test_dealer_opening_hand_complete_is_a_self_draw_win():
+    h = play_script(hands=["123m456m789m123p55p", None, None, None])
+    assert h.events[0].kind == "win" and h.events[0].seat == 0
+    assert h.end == "self_draw" and h.draws == 0
+    (w,) = h.wins
+    assert (w.winner, w.payer, w.pattern, w.points) == (0, None, "pinghu", 1)
+    assert h.deltas == (3, -1, -1, -1)
+    assert h.next_dealer == 0
+
+
+DEALER_DISCARDS_WHITE = "123m456m789m13p59s7z"   # 7z (白) is the dealer's least useful tile
+
+
+def test_pung_claim_skips_the_next_players():
+    h = play_script(hands=[DEALER_DISCARDS_WHITE, None, "123p456p78s77z149m", None])
+    first = h.events[:3]
+    assert (first[0].kind, first[0].seat, first[0].tile) == ("discard", 0, "7z")
+    assert (first[1].kind, first[1].seat, first[1].tile, first[1].from_seat) == ("pung", 2, "7z", 0)
+    assert (first[2].kind, first[2].seat) == ("discard", 2)   # no draw after a pung
+    assert "pung:777z" in h.melds[2]
+
+
+def test_honor_chow_of_dragons_by_next_player():
+    h = play_script(hands=[DEALER_DISCARDS_WHITE, "56z123s456s8s159p9m", None, None])
+    chow = h.events[1]
+    assert (chow.kind, chow.seat, chow.tile, chow.from_seat) == ("chow", 1, "7z", 0)
+    assert "chow:567z" in h.melds[1]
+    assert (h.events[2].kind, h.events[2].seat) == ("discard", 1)
+
+
+def test_honor_chow_off_means_no_chow():
+    rules = FLAT.with_overrides(honor_chow=False)
+    h = play_script(rules, hands=[DEALER_DISCARDS_WHITE, "56z123s456s8s159p9m", None, None])
+    assert not events(h, "chow") or events(h, "chow")[0].tile != "7z"
+    assert h.events[1].kind == "draw"
+
+
+def test_suited_chow_by_next_player():
+    h = play_script(hands=["123m456m789m11p239s", "78s456p789p258m15z", None, None])
+    assert (h.events[0].kind, h.events[0].tile) == ("discard", "9s")
+    chow = h.events[1]
+    assert (chow.kind, chow.seat, chow.tile, chow.tiles) == ("chow", 1, "9s", "78s")
+    assert "chow:789s" in h.melds[1]
+
+
+def test_only_next_player_may_chow():
+    # seat 2 holds 78s too, but it is not the discarder's 下家
+    h = play_script(hands=["123m456m789m11p239s", None, "78s456p789p258m15z", None])
+    assert h.events[1].kind == "draw" and h.events[1].seat == 1
+
+
+def kong_payments_after(h, kong_event):
+    i = h.events.index(kong_event)
+    out = []
+    for e in h.events[i + 1:]:
+        if e.kind != "payment":
+            break
+        out.append((e.seat, e.to_seat, e.amount, e.reason))
+    return out
+
+
+def test_concealed_kong_each_other_pays_two_then_replacement():
+    h = play_script(hands=["1111z123m456m789m5p", None, None, None], tail="3z")
+    kong = h.events[0]
+    assert (kong.kind, kong.seat, kong.tile, kong.kong) == ("kong", 0, "1z", "concealed")
+    assert kong_payments_after(h, kong) == [(1, 0, 2, "kong_concealed"), (2, 0, 2, "kong_concealed"),
+                                            (3, 0, 2, "kong_concealed")]
+    draw = h.events[4]
+    assert (draw.kind, draw.seat, draw.tile, draw.replacement) == ("draw", 0, "3z", True)
+    assert h.kongs["concealed"] >= 1
+
+
+def test_exposed_kong_discarder_pays_two():
+    h = play_script(hands=[DEALER_DISCARDS_WHITE, None, "777z123p456p78s19m", None], tail="4z")
+    kong = h.events[1]
+    assert (kong.kind, kong.seat, kong.tile, kong.kong, kong.from_seat) == ("kong", 2, "7z", "exposed", 0)
+    assert kong_payments_after(h, kong) == [(0, 2, 2, "kong_exposed")]
+    draw = h.events[3]
+    assert (draw.kind, draw.seat, draw.tile, draw.replacement) == ("draw", 2, "4z", True)
+
+
+# seat 2 pungs the dealer's 7z, then draws the last 7z; seat 3 draws 6z and waits on 中發白
+ADDED_KONG_HANDS = [DEALER_DISCARDS_WHITE, "1m4m7m1p4p7p3s6s9s258p9m", "123p456p78s77z149m", "5z123s456s789s22p4z"]
+ADDED_KONG_LIVE = "6z" + "9p" + "2z" + "7z"
+
+
+def test_added_kong_on_the_drawn_tile_each_other_pays_one():
+    hands = list(ADDED_KONG_HANDS)
+    hands[3] = None  # nobody waits on 7z
+    h = play_script(hands=hands, live=ADDED_KONG_LIVE, tail="3z")
+    kongs = events(h, "kong")
+    assert kongs and (kongs[0].seat, kongs[0].tile, kongs[0].kong) == (2, "7z", "added")
+    assert kong_payments_after(h, kongs[0]) == [(3, 2, 1, "kong_added"), (0, 2, 1, "kong_added"),
+                                                (1, 2, 1, "kong_added")]
+    assert "added_kong:7777z" in h.melds[2]
+
+
+def test_robbing_an_added_kong_robbed_player_pays_all_three_shares():
+    h = play_script(hands=ADDED_KONG_HANDS, live=ADDED_KONG_LIVE)
+    assert h.end == "rob_kong"
+    robbed = events(h, "robbed")
+    assert robbed and (robbed[0].seat, robbed[0].tile) == (2, "7z")
+    (w,) = h.wins
+    assert (w.winner, w.payer, w.tile) == (3, 2, "7z")
+    assert w.robbed_kong
+    assert w.points == 1                        # pinghu scored as a self-draw
+    assert w.received == 3                      # all three shares from the robbed player
+    assert h.deltas == (0, 0, -3, 3)            # and the robbed kong pays nothing
+    assert not events(h, "kong")
+
+
+def test_robbing_with_rob_kong_pays_one():
+    h = play_script(FLAT.with_overrides(rob_kong_pays="one"), hands=ADDED_KONG_HANDS, live=ADDED_KONG_LIVE)
+    assert h.end == "rob_kong"
+    assert h.deltas == (0, 0, -1, 1)
+
+
+# Seat 2 deals and discards 7z; seats 0 and 1 both wait on it (RULES §2.5 飄 example:
+# A = seat 0, B = seat 1, C = seat 2, D = seat 3).
+TWO_WINNERS = ["56z123s456s789s22p", "7z234p567p678p999m", DEALER_DISCARDS_WHITE, None]
+
+
+def test_two_winners_on_one_discard_with_piao_example():
+    rules = FLAT.with_overrides(piao=[1, 2, 1, 0])
+    h = play_script(rules, dealer=2, hands=TWO_WINNERS)
+    assert h.end == "discard"
+    assert [(w.winner, w.payer, w.pattern, w.points) for w in h.wins] == [(0, 2, "pinghu", 2), (1, 2, "pinghu", 2)]
+    # the document: C deals in to A and B -> C adds 2 to A and 3 to B
+    assert [w.received for w in h.wins] == [2 + 2, 2 + 3]
+    assert h.deltas == (4, 5, -9, 0)
+    assert h.next_dealer == 0            # first winner after the discarder in play order
+
+
+def test_single_winner_when_multiple_ron_is_off():
+    rules = FLAT.with_overrides(multiple_ron=False)
+    h = play_script(rules, dealer=2, hands=TWO_WINNERS)
+    assert [w.winner for w in h.wins] == [0]
+    assert h.deltas == (2, 0, -2, 0)
+
+
+def test_dealer_next_on_loss():
+    rules = FLAT.with_overrides(dealer_next="next_on_loss")
+    h = play_script(rules, dealer=2, hands=TWO_WINNERS)
+    assert h.next_dealer == 3
+
+
+def test_piao_self_draw_example():
+    # B (seat 1) self-draws: A adds 3, C adds 3, D adds 2 (RULES §2.5)
+    rules = FLAT.with_overrides(piao=[1, 2, 1, 0])
+    h = play_script(rules, dealer=1, hands=[None, "123m456m789m123p55p", None, None])
+    assert h.end == "self_draw"
+    pays = {e.seat: e.amount for e in events(h, "payment")}
+    assert pays == {0: 1 + 3, 2: 1 + 3, 3: 1 + 2}
+
+
+def test_fire_and_dealer_doubling_multiply_payments():
+    # the dealer (seat 0, always on fire) deals in to seat 1: 2 x 2^(1+0) x 2 (dealer pays double)
+    rules = FLAT.with_overrides(fire=[1.0, 0.0, 0.0, 0.0], dealer_pays_double=True)
+    h = play_script(rules, hands=[DEALER_DISCARDS_WHITE, "56z123s456s789s22p", None, None])
+    assert h.fire == (1, 0, 0, 0)
+    (w,) = h.wins
+    assert (w.winner, w.payer, w.points, w.received) == (1, 0, 2, 8)
+    assert h.deltas == (-8, 8, 0, 0)
+
+
+def test_fire_on_both_sides():
+    rules = FLAT.with_overrides(fire=[1.0, 1.0, 0.0, 0.0])
+    h = play_script(rules, hands=[DEALER_DISCARDS_WHITE, "56z123s456s789s22p", None, None])
+    assert h.deltas == (-8, 8, 0, 0)   # 2 x 2^(1+1)
+
+
+# 漏胡: seat 1 waits on 3s/6s and passes the dealer's 3s; seat 3 pungs it and discards 6s
+# before seat 1 has discarded again.
+LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s9m"]
+LOCK_PLAYERS = ("greedy", "greedy_pass_once", "greedy", "greedy")
+
+
+@pytest.mark.parametrize("lock,wins", [("until_own_discard", False), ("none", True),
+                                       ("same_kind_until_own_discard", True)])
+def test_pass_ron_lock(lock, wins):
+    rules = FLAT.with_overrides(pass_ron_lock=lock)
+    h = play_script(rules, players=LOCK_PLAYERS, hands=LOCK_HANDS)
+    assert [(e.kind, e.seat, e.tile) for e in h.events[:5]] == [
+        ("discard", 0, "3s"), ("pass_win", 1, "3s"), ("pung", 3, "3s"), ("discard", 3, "6s"),
+        ("win", 1, "6s") if wins else ("draw", 0, h.events[4].tile)]
+
+
+RANDOM = ("random",) * 4
+
+
+def test_exhaustive_draw_keeps_kong_payments():
+    # random players rarely win, so most of their hands run the wall out
+    res = game.simulate_hands(Rules.load("wanzai"), seed=3, start=0, count=200, players=RANDOM)
+    picks = np.flatnonzero((res["end"] == game.END_NAMES.index("draw")) & (res["kongs"].sum(axis=1) > 0))
+    assert len(picks) >= 3
+    for i in picks[:5]:
+        h = game.play(Rules.load("wanzai"), seed=3, hand_index=int(i), players=RANDOM)
+        assert h.end == "draw" and not h.wins and h.wall == ""
+        assert h.deltas == tuple(expected_kong_deltas(h))
+        assert any(h.deltas)
+        off = game.play(Rules.load("wanzai", kong_pay_on_draw=False), seed=3, hand_index=int(i), players=RANDOM)
+        assert off.deltas == (0, 0, 0, 0)
+        assert any(e.reason == "kong_refund" for e in events(off, "payment"))
+
+
+def expected_kong_deltas(h):
+    """Kong payments from the kong events alone (no fire, no dealer doubling)."""
+    d = [0, 0, 0, 0]
+    for e in events(h, "kong"):
+        if e.kong == "exposed":
+            d[e.from_seat] -= 2
+            d[e.seat] += 2
+        else:
+            amount = 1 if e.kong == "added" else 2
+            for q in range(4):
+                if q != e.seat:
+                    d[q] -= amount
+                    d[e.seat] += amount
+    return d
+
+
+# ------------------------------------------------------------------ invariants
+
+def tile_count(text):
+    return Counter(parse_tiles(text)) if text else Counter()
+
+
+@pytest.mark.parametrize("players", [GREEDY, ("random",) * 4, ("greedy", "random", "greedy_pass_once", "random")])
+def test_invariants_over_seeded_hands(players):
+    rules = Rules.load("wanzai")
+    n = 700
+    batch = game.simulate_hands(rules, seed=42, start=1000, count=n, players=players)
+    assert (batch["deltas"].sum(axis=1) == 0).all()
+    for i in range(n):
+        h = game.play(rules, seed=42, hand_index=1000 + i, players=players, log=(i % 2 == 0))
+        total = Counter()
+        for s in range(4):
+            total += tile_count(h.final[s]) + tile_count(h.discards[s])
+            for m in h.melds[s]:
+                total += tile_count(m.split(":")[1])
+        total += tile_count(h.wall)
+        assert all(total[k] == 4 for k in range(34)), (i, total)
+        assert sum(h.deltas) == 0
+        assert h.deltas == tuple(batch["deltas"][i])
+        assert h.end == game.END_NAMES[batch["end"][i]]
+        assert (h.dealer, h.dice, h.draws, h.next_dealer) == (
+            batch["dealer"][i], tuple(batch["dice"][i]), batch["draws"][i], batch["next_dealer"][i])
+        assert [h.kongs[k] for k in game.KONG_NAMES] == list(batch["kongs"][i])
+        assert len(h.wins) == batch["n_winners"][i]
+        if h.events:
+            paid = [0, 0, 0, 0]
+            for e in events(h, "payment"):
+                paid[e.seat] -= e.amount
+                if e.to_seat is not None:
+                    paid[e.to_seat] += e.amount
+            assert tuple(paid) == h.deltas
+
+
+def test_same_seed_same_hand():
+    rules = Rules.load("wanzai")
+    a = game.play(rules, seed=9, hand_index=77, players=("random",) * 4)
+    b = game.play(rules, seed=9, hand_index=77, players=("random",) * 4)
+    c = game.play(rules, seed=9, hand_index=78, players=("random",) * 4)
+    assert a == b
+    assert a.events != c.events
+
+
+def test_greedy_beats_random():
+    res = game.simulate_hands(Rules.load("wanzai"), seed=5, start=0, count=2000,
+                              players=("greedy", "random", "greedy", "random"))
+    wins = [int(((res["winners"] >> s) & 1).sum()) for s in range(4)]
+    assert wins[0] + wins[2] > 3 * (wins[1] + wins[3])
+    money = res["deltas"].sum(axis=0)
+    assert money[0] + money[2] > 0 > money[1] + money[3]
+
+
+# ------------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("players,msg", [(("greedy",) * 3, "exactly 4"), (("greedy", "smart", "greedy", "greedy"), "unknown player 'smart'"),
+                                         ("greedy", "sequence")])
+def test_bad_players(players, msg):
+    with pytest.raises(ValueError, match=msg):
+        game.play(Rules.load("wanzai"), players=players)
+    with pytest.raises(ValueError, match=msg):
+        game.simulate_hands(Rules.load("wanzai"), 0, 0, 10, players=players)
+
+
+def test_anhua_not_yet():
+    with pytest.raises(ValueError, match="Wanzai only"):
+        game.play(Rules.load("anhua"))
+
+
+def test_bad_seed_and_wall():
+    with pytest.raises(ValueError, match="seed"):
+        game.play(Rules.load("wanzai"), seed=-1)
+    with pytest.raises(ValueError, match="dealer"):
+        game.play(Rules.load("wanzai"), dealer=4)
+    with pytest.raises(ValueError, match="136"):
+        game.play(Rules.load("wanzai"), wall="123m")
+
+
+def test_greedy_useful_tile_shortcut_matches_trying_every_kind():
+    native = game._native(Rules.load("wanzai"), GREEDY)
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        n_pungs = int(rng.integers(0, 3))
+        kinds = rng.permutation(34)
+        pungs = [int(k) for k in kinds[:n_pungs]]
+        pool = [k for k in range(34) if k not in pungs for _ in range(4)]
+        hand = rng.choice(pool, size=13 - 3 * n_pungs, replace=False)
+        counts = np.bincount(hand, minlength=34).tolist()
+        fast, every = native._useful_tiles(counts, pungs)
+        assert fast == every
