@@ -136,3 +136,29 @@ def test_public_api_matches_reference(seed, game):
                        wild=h["indicator"], context=h["context"])
     want = reference_evaluate(game, h)
     assert (e.win, e.pattern, e.properties, e.points) == want
+
+
+@pytest.mark.parametrize("game", ["wanzai", "anhua"])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_shanten_neighbours_equal_one_call_per_kind(game, sign):
+    """The players' all-kinds-at-once shanten equals calling shanten on each neighbour."""
+    gen = HandGen(game, seed=17 + sign)
+    rules = RULES[game]
+    if game == "anhua":
+        rules = rules.with_overrides(pair_258=bool(sign > 0))
+    cfg = engine.core_config(rules)
+    n_kinds = 34 if game == "wanzai" else 27
+    for i in range(6_000):
+        h = gen.hand(size_offset=-1 if sign > 0 else 0)
+        ind = -1 if h["indicator"] is None else h["indicator"]
+        info = _melds_info(game, h)
+        base, got = _core.shanten_neighbours_hand(cfg, h["counts"], info, ind, sign)
+        assert base == _core.shanten_hand(cfg, h["counts"], info, ind)
+        for k in range(34):
+            c = list(h["counts"])
+            c[k] += sign
+            copies = 3 if k == ind else 4
+            possible = k < n_kinds and 0 <= c[k] and c[k] + info[4][k] <= copies
+            if not possible:
+                continue  # the native side may answer 127 or a value; such tiles are never asked about
+            assert got[k] == _core.shanten_hand(cfg, c, info, ind), (i, h, k)

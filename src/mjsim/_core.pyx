@@ -91,6 +91,17 @@ def shanten_hand(CoreConfig config, counts, melds, int indicator):
     return _eval.shanten(&config.cfg, c, &mi, indicator)
 
 
+def shanten_neighbours_hand(CoreConfig config, counts, melds, int indicator, int sign):
+    """-> (shanten, [shanten after adding (sign +1) or removing (-1) one tile of each kind; 127 = impossible])"""
+    cdef uint8_t c[N_KINDS]
+    cdef int8_t out[N_KINDS]
+    cdef MeldInfo mi
+    _fill_counts(c, counts)
+    _fill_melds(&mi, melds)
+    base = _eval.shanten_neighbours(&config.cfg, c, &mi, indicator, sign, out)
+    return base, [out[k] for k in range(N_KINDS)]
+
+
 def waits_hand(CoreConfig config, counts, melds, int indicator):
     cdef uint8_t c[N_KINDS]
     cdef uint8_t out[N_KINDS]

@@ -1,5 +1,5 @@
 # Hand evaluation for both rule sets: win detection, pattern and score, shanten, waits.
-from libc.stdint cimport uint8_t, uint32_t, int32_t
+from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
 
 cdef enum:
     GAME_WANZAI = 0
@@ -87,5 +87,7 @@ cdef bint is_complete(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
                       int indicator) noexcept nogil
 cdef int shanten(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
                  int indicator) noexcept nogil
+cdef int shanten_neighbours(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                            int indicator, int sign, int8_t* out) noexcept nogil
 cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indicator,
                uint8_t* out) noexcept nogil

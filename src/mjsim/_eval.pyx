@@ -5,7 +5,7 @@ Everything here runs without the GIL on fixed-size arrays.  A hand is split into
 (three suits, and for Wanzai the seven honors); per-group tables (see _tables.pyx) answer
 "how many jokers/tiles are missing", so Anhua's wilds are just jokers added to that sum.
 """
-from libc.stdint cimport uint8_t, uint32_t, int32_t
+from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
                             DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
 
@@ -299,6 +299,213 @@ cdef void _evaluate_anhua(const EvalConfig* cfg, const uint8_t* c, const MeldInf
     out.win = 1
     out.points = score
     out.props = props
+
+
+# ---------------------------------------------------------------- shanten of every neighbour
+#
+# Players ask "what is the shanten after discarding k" and "which draws lower it" for every
+# kind at once.  A kind only changes its own group's row, so combining the other groups once
+# (prefix and suffix min-plus products) answers all 34 questions with one table lookup each.
+
+cdef enum:
+    ROW = 2 * (MAX_MELDS + 1)      # f[2m + q]: m melds, q = pair taken
+
+
+cdef inline void _load_row(const uint8_t* d, int melds, int pt, int* f) noexcept nogil:
+    cdef int m
+    for m in range(melds + 1):
+        f[2 * m] = d[m * 3]
+        f[2 * m + 1] = d[m * 3 + pt]
+
+
+cdef inline void _identity_row(int melds, int* f) noexcept nogil:
+    cdef int i
+    for i in range(2 * melds + 2):
+        f[i] = INF
+    f[0] = 0
+
+
+cdef void _combine_rows(const int* a, const int* b, int melds, int* out) noexcept nogil:
+    cdef int m, m1, v0, v1, x
+    for m in range(melds + 1):
+        v0 = INF
+        v1 = INF
+        for m1 in range(m + 1):
+            x = a[2 * m1] + b[2 * (m - m1)]
+            if x < v0:
+                v0 = x
+            x = a[2 * m1 + 1] + b[2 * (m - m1)]
+            if x < v1:
+                v1 = x
+            x = a[2 * m1] + b[2 * (m - m1) + 1]
+            if x < v1:
+                v1 = x
+        out[2 * m] = v0
+        out[2 * m + 1] = v1
+
+
+cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt,
+                         int sign, int* out) noexcept nogil:
+    """_std_distance of c and, in out[k], of c + sign * one tile of kind k (INF if impossible)."""
+    cdef int rows[4][ROW]
+    cdef int prefix[5][ROW]
+    cdef int suffix[5][ROW]
+    cdef int rest[ROW]
+    cdef int g, i, k, m, lo, n_kinds, v, best, total
+    cdef int32_t idx, step
+    cdef const GroupTable* gt
+    cdef const uint8_t* d
+    for g in range(n_groups):
+        _load_row(_dist(T, c, g), melds, pt, rows[g])
+    _identity_row(melds, prefix[0])
+    _identity_row(melds, suffix[n_groups])
+    for g in range(n_groups):
+        _combine_rows(prefix[g], rows[g], melds, prefix[g + 1])
+        _combine_rows(rows[n_groups - 1 - g], suffix[n_groups - g], melds, suffix[n_groups - 1 - g])
+    for g in range(n_groups):
+        _combine_rows(prefix[g], suffix[g + 1], melds, rest)
+        lo = 9 * g
+        n_kinds = 9 if g < 3 else 7
+        gt = &T.suit if g < 3 else &T.honor
+        idx = suit_index(c + lo) if g < 3 else honor_index(c + lo)
+        total = _group_sum(c, g) + sign
+        step = 1
+        for i in range(n_kinds):
+            k = lo + i
+            if total > 14 or (sign < 0 and c[k] == 0) or (sign > 0 and c[k] == 4):
+                out[k] = INF
+            else:
+                d = gt.dist + <size_t>(idx + sign * step) * DIST_STRIDE
+                best = INF
+                for m in range(melds + 1):
+                    v = d[m * 3] + rest[2 * (melds - m) + 1]
+                    if v < best:
+                        best = v
+                    v = d[m * 3 + pt] + rest[2 * (melds - m)]
+                    if v < best:
+                        best = v
+                out[k] = best
+            step *= 5
+    for k in range(9 * n_groups if n_groups < 4 else N_KINDS, N_KINDS):
+        out[k] = INF
+    return prefix[n_groups][2 * melds + 1]
+
+
+cdef void _pairs_neighbours(const uint8_t* c, int n_kinds, int sign, int* out) noexcept nogil:
+    """Seven-pairs distance of c + sign * one tile of each kind."""
+    cdef int k, pairs = 0, singles = 0, p, s, missing
+    for k in range(n_kinds):
+        pairs += c[k] >> 1
+        singles += c[k] & 1
+    for k in range(N_KINDS):
+        if k >= n_kinds or (sign < 0 and c[k] == 0) or (sign > 0 and c[k] == 4):
+            out[k] = INF
+            continue
+        p = pairs
+        s = singles
+        if c[k] & 1:
+            p += sign > 0
+            s -= 1
+        else:
+            p -= sign < 0
+            s += 1
+        missing = 7 - p if p < 7 else 0
+        out[k] = missing + (missing - s if missing > s else 0)
+
+
+cdef void _lan_neighbours(const Tables* T, const uint8_t* c, int sign, int* out) noexcept nogil:
+    """十三爛 distance (14 - largest compatible subset) of c + sign * one tile of each kind."""
+    cdef int g, i, k, lan = 0, lo, n_kinds, total
+    cdef int32_t idx, step
+    cdef int lan_g[4]
+    for g in range(4):
+        lan_g[g] = _need(T, c, g)[3]
+        lan += lan_g[g]
+    for g in range(4):
+        lo = 9 * g
+        n_kinds = 9 if g < 3 else 7
+        idx = suit_index(c + lo) if g < 3 else honor_index(c + lo)
+        total = _group_sum(c, g) + sign
+        step = 1
+        for i in range(n_kinds):
+            k = lo + i
+            if (sign < 0 and c[k] == 0) or (sign > 0 and c[k] == 4) or total > 14:
+                out[k] = INF
+            else:
+                out[k] = 14 - (lan - lan_g[g] + ((T.suit.need if g < 3 else T.honor.need)
+                                                 + <size_t>(idx + sign * step) * 4)[3])
+            step *= 5
+
+
+cdef inline void _min_into(int* acc, const int* x) noexcept nogil:
+    cdef int k
+    for k in range(N_KINDS):
+        if x[k] < acc[k]:
+            acc[k] = x[k]
+
+
+cdef int shanten_neighbours(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                            int indicator, int sign, int8_t* out) noexcept nogil:
+    """out[k] = shanten of the hand with one tile of kind k added (sign +1) or removed (-1),
+    127 where that is impossible; returns the shanten of the hand itself.  Equal to calling
+    shanten() on each neighbour."""
+    cdef const Tables* T = tables()
+    cdef uint8_t nat[N_KINDS]
+    cdef int acc[N_KINDS]
+    cdef int tmp[N_KINDS]
+    cdef int a, b, ak, bk, jokers, k, base, v, melds = MAX_MELDS - mi.n, mask, mask_k, pt
+    if cfg.game == GAME_WANZAI:
+        base = _std_neighbours(T, c, 4, melds, 1, sign, acc)
+        if mi.n == 0:
+            v = _pairs_distance(c, N_KINDS)
+            base = v if v < base else base
+            _pairs_neighbours(c, N_KINDS, sign, tmp)
+            _min_into(acc, tmp)
+            v = 14
+            for k in range(4):
+                v -= _need(T, c, k)[3]
+            base = v if v < base else base
+            _lan_neighbours(T, c, sign, tmp)
+            _min_into(acc, tmp)
+        for k in range(N_KINDS):
+            out[k] = 127 if acc[k] >= INF else acc[k] - 1
+        return base - 1
+    jokers = _split_jokers(c, indicator, -1, nat, &a, &b)
+    wild_kinds(indicator, &ak, &bk)
+    pt = 2 if cfg.pair_258 else 1
+    base = _std_neighbours(T, nat, 3, melds, pt, sign, acc)
+    mask = _suit_mask(nat, 3) | mi.suit_mask
+    if cfg.pair_258 and mask != 7:
+        # 清一色 with any pair: for neighbours whose tiles (with the melds) keep to one suit
+        v = _std_neighbours(T, nat, 3, melds, 1, sign, tmp)
+        if _single_suit(mask) and v < base:
+            base = v
+        for k in range(N_SUITED):
+            mask_k = mask | (1 << (k // 9)) if sign > 0 else (
+                mask & ~(1 << (k // 9)) if _group_sum(nat, k // 9) == 1 and not (mi.suit_mask >> (k // 9)) & 1
+                else mask)
+            if _single_suit(mask_k) and tmp[k] < acc[k]:
+                acc[k] = tmp[k]
+    if mi.n == 0:
+        v = _pairs_distance(nat, N_SUITED)
+        base = v if v < base else base
+        _pairs_neighbours(nat, N_SUITED, sign, tmp)
+        _min_into(acc, tmp)
+    for k in range(N_KINDS):
+        if k == ak or k == bk:
+            # a wild-kind tile is a joker: the naturals stay, the joker count moves
+            if sign < 0 and c[k] == 0 or sign > 0 and c[k] + (k == ak) >= 4:
+                out[k] = 127
+            else:
+                v = base - (jokers + sign)
+                out[k] = (v if v > 0 else 0) - 1
+        elif acc[k] >= INF:
+            out[k] = 127
+        else:
+            v = acc[k] - jokers
+            out[k] = (v if v > 0 else 0) - 1
+    base -= jokers
+    return (base if base > 0 else 0) - 1
 
 
 # ---------------------------------------------------------------- public C API

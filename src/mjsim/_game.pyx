@@ -256,23 +256,6 @@ cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogi
 
 # ================================================================ players: shared evaluation
 
-cdef inline bint near_held(const uint8_t* hand, int k) noexcept nogil:
-    """A held kind, a suited kind within 2 of a held one, or an honor of a held group
-    (any three winds / 中發白 form runs in Wanzai)."""
-    cdef int r, d
-    if hand[k]:
-        return True
-    if k >= 31:
-        return hand[31] or hand[32] or hand[33]
-    if k >= 27:
-        return hand[27] or hand[28] or hand[29] or hand[30]
-    r = k % 9
-    for d in range(-2, 3):
-        if 0 <= r + d <= 8 and hand[k + d]:
-            return True
-    return False
-
-
 cdef int useful_tiles_all(const HandState* st, const SeatState* p, uint8_t* hand,
                           const MeldInfo* mi, int sh) noexcept nogil:
     """Unseen copies of every kind that lowers the shanten of a 3n+1 hand (every kind tried)."""
@@ -290,30 +273,13 @@ cdef int useful_tiles_all(const HandState* st, const SeatState* p, uint8_t* hand
 
 cdef int useful_tiles(const HandState* st, const SeatState* p, uint8_t* hand,
                       const MeldInfo* mi, int sh) noexcept nogil:
-    """As useful_tiles_all, with one shanten call for all kinds that are not near_held.
-
-    Such a tile can only be a pair half, a meld seed or a 十三爛 tile, and does each
-    equally well whatever its kind, so one representative decides for all of them.
-    """
-    cdef int k, n = 0, avail, far_avail = 0, rep = -1
+    """As useful_tiles_all, with every kind's shanten from one shanten_neighbours call."""
+    cdef int8_t after[34]
+    cdef int k, n = 0
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, 1, after)
     for k in range(34):
-        avail = 4 - hand[k] - p.hidden[k] - st.seen[k]
-        if not near_held(hand, k):
-            rep = k
-            if avail > 0:
-                far_avail += avail
-            continue
-        if avail <= 0:
-            continue
-        hand[k] += 1
-        if hand_shanten(st, hand, mi) < sh:
-            n += avail
-        hand[k] -= 1
-    if far_avail:
-        hand[rep] += 1
-        if hand_shanten(st, hand, mi) < sh:
-            n += far_avail
-        hand[rep] -= 1
+        if after[k] < sh:
+            n += available(st, p, k)
     return n
 
 
@@ -324,18 +290,14 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
     Remaining ties go to the highest kind (honors first: they connect least).
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, sh, best_sh = 99, best_k = -1, best_u = -1, u
-    cdef int sh_of[34]
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u
+    cdef int8_t sh_of[34]
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, sh_of)
     for k in range(34):
-        sh_of[k] = 99
-        if hand[k]:
-            hand[k] -= 1
-            sh_of[k] = hand_shanten(st, hand, mi)
-            hand[k] += 1
-            if sh_of[k] < best_sh:
-                best_sh = sh_of[k]
+        if hand[k] and sh_of[k] < best_sh:
+            best_sh = sh_of[k]
     for k in range(33, -1, -1):
-        if sh_of[k] != best_sh:
+        if not hand[k] or sh_of[k] != best_sh:
             continue
         hand[k] -= 1
         st.seen[k] += 1        # the discard becomes visible

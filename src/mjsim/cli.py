@@ -6,6 +6,7 @@ code 2, never a traceback.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -96,9 +97,190 @@ def hand(
     console.print(table)
 
 
+# --------------------------------------------------------------------------------------
+# simulate, report, compare, sweep, query (heavy imports inside: `mjsim hand` stays fast)
+
+_RUN_HELP = {
+    "rules": "wanzai, anhua or a rules TOML file.",
+    "set": "Override a rule parameter: key=value (repeatable).",
+    "players": "One player for all seats (greedy) or four comma-separated (greedy,random,greedy,greedy).",
+    "session": "Hands per session: dealer rotation and fire persistence run within a session; 1 = independent hands dealt by seat 0.",
+    "seed": "Master seed: (seed, hand index) fixes every hand.",
+    "workers": "Worker processes (local) or tasks in flight (dask); 0 = all cores.",
+    "chunk": "Hands per chunk file (a multiple of --session-hands); default about 20,000.",
+    "backend": "local (process pool) or dask (dask.distributed).",
+    "scheduler": "Dask scheduler address (tcp://host:8786); default: a LocalCluster.",
+    "progress": "Show a progress bar (on stderr).",
+}
+
+
+def _run_specs(specs, out, workers, backend, scheduler, progress):
+    from mjsim import runner
+
+    try:
+        return runner.run(specs, out, workers=workers, backend=backend, scheduler=scheduler,
+                          progress=progress, console=err)
+    except runner.RunInterrupted as e:
+        err.print(runner.interrupted_message(e.result), highlight=False)
+        raise typer.Exit(130)
+    except runner.GameUnavailable as e:
+        fail(str(e))
+
+
+def _timing_line(result) -> str:
+    if not result.hands_done:
+        return f"all {result.hands_total:,} hands were already in {result.out}: nothing to run"
+    work = result.simulate_seconds + result.encode_seconds
+    share = 100 * (result.encode_seconds + result.write_seconds) / work if work else 0.0
+    skipped = f" ({result.hands_skipped:,} already done)" if result.hands_skipped else ""
+    return (f"{result.hands_done:,} hands{skipped} in {result.seconds:.1f} s "
+            f"({result.hands_done / max(result.seconds, 1e-9):,.0f} hands/s, {result.workers} {result.backend} "
+            f"workers); Arrow + Parquet {share:.1f}% of worker time")
+
+
+@app.command()
+def simulate(
+    rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
+    settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
+    players: str = typer.Option("greedy", "--players", help=_RUN_HELP["players"]),
+    hands: int = typer.Option(100_000, "--hands", "-n", help="Number of hands."),
+    session_hands: int = typer.Option(16, "--session-hands", help=_RUN_HELP["session"]),
+    seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"]),
+    workers: int = typer.Option(0, "--workers", "-w", help=_RUN_HELP["workers"]),
+    chunk: Optional[int] = typer.Option(None, "--chunk", help=_RUN_HELP["chunk"]),
+    out: Path = typer.Option(Path("mjsim-results"), "--out", "-o", help="Output directory (created; rerun to resume)."),
+    backend: str = typer.Option("local", "--backend", help=_RUN_HELP["backend"]),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help=_RUN_HELP["scheduler"]),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+):
+    """Play seeded hands into a Parquet dataset (resumable), then print a summary."""
+    from mjsim import report, runner, stats
+
+    spec = runner.make_spec(load_rules(rules, settings), players=players, hands=hands,
+                            session_hands=session_hands, seed=seed, chunk=chunk)
+    result = _run_specs([spec], out, workers, backend, scheduler, progress)
+    report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
+    err.print(_timing_line(result), highlight=False)
+    err.print(f"dataset: {out}   full report: mjsim report {out}", highlight=False)
+
+
+@app.command("report")
+def report_cmd(
+    directory: Path = typer.Argument(..., help="A dataset directory made by simulate or sweep."),
+    html: Optional[Path] = typer.Option(None, "--html", help="HTML file to write (default DIR/report.html)."),
+    variant: list[str] = typer.Option([], "--variant", help="Only these variants (repeatable)."),
+    no_html: bool = typer.Option(False, "--no-html", help="Terminal tables only."),
+):
+    """Tables of every measure with 95% intervals, and a self-contained HTML report with plots."""
+    from mjsim import report, stats
+
+    found = stats.summarize_all(directory, only=variant or None)
+    missing = set(variant) - {s.variant for s in found}
+    if missing:
+        raise ValueError(f"{directory} has no variant {', '.join(sorted(missing))} "
+                         f"(it has {', '.join(stats.variants(directory))})")
+    report.print_report(found, console)
+    if not no_html:
+        path = report.write_html(html or Path(directory) / "report.html", report.html_report(found))
+        err.print(f"HTML report: {path}", highlight=False)
+
+
+def _one_variant(directory: Path, variant: Optional[str], option: str):
+    from mjsim import stats
+
+    found = stats.variants(directory)
+    if variant is None and len(found) > 1:
+        raise ValueError(f"{directory} holds {len(found)} variants ({', '.join(found)}): choose one with {option}")
+    return stats.summarize(directory, variant)
+
+
+@app.command("compare")
+def compare_cmd(
+    dir_a: Path = typer.Argument(..., help="Baseline dataset."),
+    dir_b: Path = typer.Argument(..., help="Dataset to compare with the baseline (may be DIR_A with another variant)."),
+    variant_a: Optional[str] = typer.Option(None, "--variant-a", help="Variant of DIR_A (needed when it holds several)."),
+    variant_b: Optional[str] = typer.Option(None, "--variant-b", help="Variant of DIR_B (needed when it holds several)."),
+    html: Path = typer.Option(Path("mjsim-compare.html"), "--html", help="HTML file to write."),
+):
+    """Two datasets side by side: differences, 95% intervals, significance (z-test for rates, Welch's t for means)."""
+    from mjsim import report
+
+    a = _one_variant(dir_a, variant_a, "--variant-a")
+    b = _one_variant(dir_b, variant_b, "--variant-b")
+    report.print_comparison(a, [b], console)
+    path = report.write_html(html, report.html_comparison(a, [b]))
+    err.print(f"HTML comparison: {path}", highlight=False)
+
+
+@app.command()
+def sweep(
+    grid: list[str] = typer.Option(..., "--grid", help="key=v1,v2,... (repeatable): every combination is a variant; the first is the baseline."),
+    rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
+    settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
+    players: str = typer.Option("greedy", "--players", help=_RUN_HELP["players"]),
+    hands: int = typer.Option(100_000, "--hands", "-n", help="Hands per variant."),
+    session_hands: int = typer.Option(16, "--session-hands", help=_RUN_HELP["session"]),
+    seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"] + " The same for every variant (same walls)."),
+    workers: int = typer.Option(0, "--workers", "-w", help=_RUN_HELP["workers"]),
+    chunk: Optional[int] = typer.Option(None, "--chunk", help=_RUN_HELP["chunk"]),
+    out: Path = typer.Option(Path("mjsim-sweep"), "--out", "-o", help="Output directory, one partition per variant."),
+    backend: str = typer.Option("local", "--backend", help=_RUN_HELP["backend"]),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help=_RUN_HELP["scheduler"]),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+    html: Optional[Path] = typer.Option(None, "--html", help="Comparison HTML (default DIR/compare.html)."),
+):
+    """Run every combination of a grid of rule values into one dataset and compare them."""
+    from mjsim import report, runner, stats
+
+    base = load_rules(rules, settings)
+    variants = runner.grid_variants(base, runner.parse_grid(grid))
+    if len(variants) < 2:
+        raise ValueError("the grid gives a single rule set: nothing to compare (give at least two values)")
+    specs = [runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed,
+                              chunk=chunk, label=label) for label, r in variants]
+    result = _run_specs(specs, out, workers, backend, scheduler, progress)
+    found = {s.variant: s for s in stats.summarize_all(out, only=[s.variant for s in specs])}
+    ordered = [found[s.variant] for s in specs]
+    report.print_comparison(ordered[0], ordered[1:], console)
+    path = report.write_html(html or Path(out) / "compare.html", report.html_comparison(ordered[0], ordered[1:]))
+    err.print(_timing_line(result), highlight=False)
+    err.print(f"dataset: {out}   HTML comparison: {path}", highlight=False)
+
+
+@app.command()
+def query(
+    directory: Path = typer.Argument(..., help="A dataset directory."),
+    sql: str = typer.Argument(..., help='SQL over the views hands and wins, e.g. "SELECT pattern, count(*) FROM wins GROUP BY 1".'),
+    limit: int = typer.Option(50, "--limit", help="Rows to show in the table."),
+    csv: bool = typer.Option(False, "--csv", help="Print every row as CSV instead of a table."),
+):
+    """Run SQL (DuckDB) over the dataset: tables `hands` and `wins` (quote the column "end")."""
+    from mjsim import stats
+
+    columns, rows = stats.query(directory, sql)
+    if csv:
+        import csv as csv_module
+
+        writer = csv_module.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+        return
+    table = Table()
+    for c in columns:
+        table.add_column(str(c))
+    for row in rows[:limit]:
+        table.add_row(*("NULL" if v is None else str(v) for v in row))
+    console.print(table)
+    if len(rows) > limit:
+        err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        app(args=argv, standalone_mode=False)
+        # with standalone_mode=False click returns typer.Exit's code instead of raising it
+        code = app(args=argv, standalone_mode=False)
+        if isinstance(code, int) and code:
+            return code
     except typer.Exit as e:
         return e.exit_code
     except (ValueError, RulesError) as e:  # TileError and RulesError are ValueErrors
