@@ -159,7 +159,7 @@ def test_robbing_an_added_kong_robbed_player_pays_all_three_shares():
     assert robbed and (robbed[0].seat, robbed[0].tile) == (2, "7z")
     (w,) = h.wins
     assert (w.winner, w.payer, w.tile) == (3, 2, "7z")
-    assert w.robbed_kong
+    assert w.kind == "rob_kong"
     assert w.points == 1                        # pinghu scored as a self-draw
     assert w.received == 3                      # all three shares from the robbed player
     assert h.deltas == (0, 0, -3, 3)            # and the robbed kong pays nothing
@@ -248,7 +248,8 @@ RANDOM = ("random",) * 4
 def test_exhaustive_draw_keeps_kong_payments():
     # random players rarely win, so most of their hands run the wall out
     res = game.simulate_hands(Rules.load("wanzai"), seed=3, start=0, count=200, players=RANDOM)
-    picks = np.flatnonzero((res["end"] == game.END_NAMES.index("draw")) & (res["kongs"].sum(axis=1) > 0))
+    kongs = res["kongs_added"] + res["kongs_exposed"] + res["kongs_concealed"]
+    picks = np.flatnonzero((res["end"] == 0) & (kongs > 0))
     assert len(picks) >= 3
     for i in picks[:5]:
         h = game.play(Rules.load("wanzai"), seed=3, hand_index=int(i), players=RANDOM)
@@ -286,8 +287,10 @@ def tile_count(text):
 def test_invariants_over_seeded_hands(players):
     rules = Rules.load("wanzai")
     n = 700
-    batch = game.simulate_hands(rules, seed=42, start=1000, count=n, players=players)
-    assert (batch["deltas"].sum(axis=1) == 0).all()
+    batch, wins = game.simulate_chunk(rules, players, seed=42, start=1000, count=n)
+    deltas = np.stack([batch[f"delta_{s}"] for s in range(4)], axis=1)
+    assert (deltas.sum(axis=1) == 0).all()
+    assert (wins["received"] > 0).all() and len(wins["hand_index"]) == batch["n_winners"].sum()
     for i in range(n):
         h = game.play(rules, seed=42, hand_index=1000 + i, players=players, log=(i % 2 == 0))
         total = Counter()
@@ -298,12 +301,20 @@ def test_invariants_over_seeded_hands(players):
         total += tile_count(h.wall)
         assert all(total[k] == 4 for k in range(34)), (i, total)
         assert sum(h.deltas) == 0
-        assert h.deltas == tuple(batch["deltas"][i])
-        assert h.end == game.END_NAMES[batch["end"][i]]
-        assert (h.dealer, h.dice, h.draws, h.next_dealer) == (
-            batch["dealer"][i], tuple(batch["dice"][i]), batch["draws"][i], batch["next_dealer"][i])
-        assert [h.kongs[k] for k in game.KONG_NAMES] == list(batch["kongs"][i])
+        assert h.deltas == tuple(deltas[i])
+        assert (h.end != "draw") == bool(batch["end"][i])
+        live = sum(1 for e in h.events if e.kind == "draw" and not e.replacement)
+        assert (h.dealer, sum(h.dice), h.fire) == (batch["dealer"][i], batch["dice"][i],
+                                                    tuple(batch[f"fire_{s}"][i] for s in range(4)))
+        if h.events:
+            assert live == batch["draws"][i]
+        assert sum(tile_count(h.wall).values()) == batch["wall_left"][i]
+        assert [h.kongs[k] for k in game.KONG_NAMES] == [batch[f"kongs_{k}"][i] for k in game.KONG_NAMES]
         assert len(h.wins) == batch["n_winners"][i]
+        rows = np.flatnonzero(wins["hand_index"] == 1000 + i)
+        assert [(w.winner, w.points, w.received, w.kind) for w in h.wins] == [
+            (wins["winner"][r], wins["points"][r], wins["received"][r], game.WIN_KINDS[wins["win_kind"][r]])
+            for r in rows]
         if h.events:
             paid = [0, 0, 0, 0]
             for e in events(h, "payment"):
@@ -323,11 +334,11 @@ def test_same_seed_same_hand():
 
 
 def test_greedy_beats_random():
-    res = game.simulate_hands(Rules.load("wanzai"), seed=5, start=0, count=2000,
-                              players=("greedy", "random", "greedy", "random"))
-    wins = [int(((res["winners"] >> s) & 1).sum()) for s in range(4)]
+    res, won = game.simulate_chunk(Rules.load("wanzai"), ("greedy", "random", "greedy", "random"),
+                                   seed=5, start=0, count=2000)
+    wins = np.bincount(won["winner"], minlength=4)
     assert wins[0] + wins[2] > 3 * (wins[1] + wins[3])
-    money = res["deltas"].sum(axis=0)
+    money = [res[f"delta_{s}"].sum() for s in range(4)]
     assert money[0] + money[2] > 0 > money[1] + money[3]
 
 
@@ -368,3 +379,43 @@ def test_greedy_useful_tile_shortcut_matches_trying_every_kind():
         counts = np.bincount(hand, minlength=34).tolist()
         fast, every = native._useful_tiles(counts, pungs)
         assert fast == every
+
+
+# ------------------------------------------------------------------ sessions
+
+def test_session_carries_dealer_and_fire_and_play_replays_it():
+    rules = Rules.load("wanzai", fire=[0.5, 0.2, 0.0, 1.0], fire_min_hands=3)
+    hands, _ = game.simulate_chunk(rules, GREEDY, seed=8, start=0, count=240, session_hands=8)
+    dealer, nxt = hands["dealer"], None
+    for i in range(240):
+        if hands["hand_in_session"][i] == 0:
+            assert dealer[i] == 0  # every session starts with seat 0 dealing
+        else:
+            assert dealer[i] == nxt
+        h = game.play(rules, seed=8, hand_index=i, players=GREEDY, log=False, session_hands=8)
+        assert (h.dealer, h.fire, h.deltas) == (
+            dealer[i], tuple(hands[f"fire_{s}"][i] for s in range(4)), tuple(hands[f"delta_{s}"][i] for s in range(4)))
+        nxt = h.next_dealer
+    for s, chance in enumerate((0.5, 0.2, 0.0, 1.0)):
+        fire = hands[f"fire_{s}"].reshape(30, 8)
+        # once on, a seat stays on at least fire_min_hands hands (or to the session's end)
+        for row in fire:
+            runs = "".join(map(str, row)).split("0")
+            assert all(len(r) >= 3 for r in runs[:-1] if r), (s, row)
+        if chance == 0.0:
+            assert not fire.any()
+        if chance == 1.0:
+            assert fire.all()
+
+
+def test_independent_hands_are_dealt_by_seat_0_and_fire_is_drawn_per_hand():
+    rules = Rules.load("wanzai", fire=[0.5, 0.5, 0.5, 0.5])
+    hands, _ = game.simulate_chunk(rules, GREEDY, seed=3, start=0, count=400)
+    assert (hands["dealer"] == 0).all() and (hands["hand_in_session"] == 0).all()
+    rate = np.mean([hands[f"fire_{s}"].mean() for s in range(4)])
+    assert 0.4 < rate < 0.6
+
+
+def test_chunk_must_start_a_session():
+    with pytest.raises(ValueError, match="multiple of session_hands"):
+        game.simulate_chunk(Rules.load("wanzai"), GREEDY, seed=1, start=3, count=8, session_hands=4)

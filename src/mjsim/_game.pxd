@@ -48,6 +48,15 @@ cdef enum:
     END_DISCARD = 2
     END_ROB_KONG = 3
 
+# how a single win was made (WIN_KINDS in game.py names them; the wins table's win_kind)
+cdef enum:
+    WIN_SELF_DRAW = 0
+    WIN_DISCARD = 1
+    WIN_ROB_KONG = 2
+    WIN_GANGSHANGHUA = 3
+    WIN_GANGSHANGPAO = 4
+    WIN_INSTANT = 5
+
 # why a payment is made (the `tile` field of an EV_PAY event)
 cdef enum:
     PAY_WIN = 0
@@ -84,7 +93,8 @@ ctypedef struct GameConfig:
     int kong_pay_on_draw
     int dealer_pays_double
     int pass_ron_lock
-    double fire[4]
+    double fire[4]                  # chance a seat goes on fire before a hand (RULES §2.5)
+    int fire_min_hands              # once on fire, a seat stays on at least this many hands
     int piao[4]
     int rob_kong_all                # 1: robbed player pays all three shares, 0: one
     int dealer_next_winner          # 1: "winner", 0: "next_on_loss"
@@ -118,6 +128,9 @@ ctypedef struct WinRec:
     uint32_t props
     int points
     int received
+    int kind                        # WIN_*
+    int category                    # Anhua wild category (0 none)
+    int birds_hit
 
 ctypedef struct HandState:
     const GameConfig* cfg
@@ -132,6 +145,7 @@ ctypedef struct HandState:
     int deltas[4]
     int kong_deltas[4]
     int draws                       # tiles drawn after the deal (live and replacement)
+    int live_draws                  # of those, live tiles from the head
     int kongs[3]
     int last_drawer
     int end
@@ -141,6 +155,12 @@ ctypedef struct HandState:
     Event* events                   # NULL: no logging
     int n_events
 
+# Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).
+ctypedef struct Session:
+    int dealer
+    int fire_hands[4]               # consecutive hands each seat has been on fire (0 = off)
+
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
-                    int dealer, const uint8_t* scripted_wall, int scripted_dice,
+                    const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil
+cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil

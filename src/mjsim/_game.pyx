@@ -8,14 +8,15 @@ Python entry points are at the end (`NativeGame`); validation lives in game.py.
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from mjsim cimport _eval
 from mjsim._eval cimport EvalConfig, MeldInfo, EvalResult
 from mjsim._rng cimport Rng, rng_seed, rng_below, rng_uniform
 from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shuffle_tiles,
-                          throw_dice, wall_build, wall_deal, draw_live, draw_replacement)
+                          throw_dice, wall_build, wall_deal, draw_live, draw_replacement,
+                          live_left)
 
 cnp.import_array()
 
@@ -207,6 +208,11 @@ cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_dra
     w.props = r.props
     w.points = r.points
     w.received = 0
+    w.category = r.category
+    w.birds_hit = 0
+    w.kind = (WIN_SELF_DRAW if context == _eval.CTX_NONE else WIN_GANGSHANGHUA) if self_draw else (
+        WIN_DISCARD if context == _eval.CTX_NONE else
+        WIN_ROB_KONG if context == _eval.CTX_QIANGGANGHU else WIN_GANGSHANGPAO)
     log_event(st, EV_WIN, s, tile, payer, r.points)
     return w
 
@@ -542,12 +548,20 @@ cdef int choose_call(HandState* st, int s, int tile, const Call* calls, int n) n
 
 # ================================================================ the hand loop
 
+cdef bint decide_fire(double chance, int hands_on, int min_hands, double u) noexcept nogil:
+    """A seat off fire turns it on with `chance`; one on fire must stay `min_hands` hands,
+    then is decided afresh with the same chance (RULES §2.5)."""
+    if 0 < hands_on < min_hands:
+        return True
+    return u < chance
+
+
 cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
-                     int dealer, const uint8_t* scripted_wall, int scripted_dice,
+                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                      Event* events) noexcept nogil:
     cdef uint8_t physical[MAX_WALL]
     cdef uint8_t dealt[4][14]
-    cdef int s, i, d
+    cdef int s, i, d, dealer = session.dealer
     memset(st, 0, sizeof(HandState))
     st.cfg = cfg
     st.events = events
@@ -567,7 +581,8 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
         d = scripted_dice
     for s in range(4):
         # always four draws, so the RNG stream after this does not depend on fire odds
-        st.fire[s] = rng_uniform(&st.rng) < cfg.fire[s]
+        st.fire[s] = decide_fire(cfg.fire[s], session.fire_hands[s], cfg.fire_min_hands,
+                                 rng_uniform(&st.rng))
     wall_build(&st.wall, physical, 136, cfg.wall_model, dealer, d)
     wall_deal(&st.wall, dealer, dealt)
     memcpy(st.opening, dealt, sizeof(dealt))
@@ -582,6 +597,7 @@ cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
         return -1
     st.seat[s].hand[t] += 1
     st.draws += 1
+    st.live_draws += not replacement
     st.last_drawer = s
     log_event(st, EV_DRAW, s, t, replacement, 0)
     return t
@@ -727,12 +743,19 @@ cdef void finish_win(HandState* st) noexcept nogil:
     st.next_dealer = st.dealer if dealer_won else (st.dealer + 1) & 3
 
 
+cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil:
+    cdef int s
+    session.dealer = st.next_dealer
+    for s in range(4):
+        session.fire_hands[s] = session.fire_hands[s] + 1 if st.fire[s] else 0
+
+
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
-                    int dealer, const uint8_t* scripted_wall, int scripted_dice,
+                    const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil:
-    cdef int s = dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard
+    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard
     cdef Call call
-    setup_hand(st, cfg, seed, hand_index, dealer, scripted_wall, scripted_dice, events)
+    setup_hand(st, cfg, seed, hand_index, session, scripted_wall, scripted_dice, events)
     for guard in range(1000):   # a hand has at most ~140 turns; the bound only guards bugs
         # ---- seat s holds 3n+2 tiles
         if source != SRC_CLAIM and _eval.is_complete(&cfg.ev, st.seat[s].hand, &st.seat[s].mi, -1) \
@@ -811,13 +834,15 @@ cdef class NativeGame:
             self.cfg.fire[i] = p["fire"][i]
             self.cfg.piao[i] = p["piao"][i]
             self.cfg.players[i] = players[i]
+        self.cfg.fire_min_hands = p["fire_min_hands"]
         for i, name in enumerate(KONG_NAMES):
             self.cfg.kong_values[i] = p["kong_values"][name]
 
     def play(self, unsigned long long seed, unsigned long long hand_index, int dealer,
-             bint log, wall=None, int dice=0):
+             bint log, wall=None, int dice=0, fire_hands=(0, 0, 0, 0)):
         """One hand -> dict of plain Python values (game.py makes it readable)."""
         cdef HandState st
+        cdef Session session
         cdef Event events[MAX_EVENTS]
         cdef uint8_t scripted[MAX_WALL]
         cdef const uint8_t* script = NULL
@@ -827,8 +852,11 @@ cdef class NativeGame:
             for i in range(136):
                 scripted[i] = wall[i]
             script = scripted
+        session.dealer = dealer
+        for s in range(4):
+            session.fire_hands[s] = fire_hands[s]
         with nogil:
-            play_hand(&st, &self.cfg, seed, hand_index, dealer, script, dice,
+            play_hand(&st, &self.cfg, seed, hand_index, &session, script, dice,
                       events if log else NULL)
         seats = []
         for s in range(4):
@@ -850,7 +878,7 @@ cdef class NativeGame:
             wall=[st.wall.tiles[i] for i in range(136) if not st.wall.taken[i]],
             deltas=[st.deltas[s] for s in range(4)],
             wins=[(st.wins[i].winner, st.wins[i].payer, st.wins[i].tile, st.wins[i].pattern,
-                   st.wins[i].props, st.wins[i].points, st.wins[i].received)
+                   st.wins[i].props, st.wins[i].points, st.wins[i].received, st.wins[i].kind)
                   for i in range(st.n_winners)],
             end=st.end, next_dealer=st.next_dealer, draws=st.draws,
             kongs=[st.kongs[i] for i in range(3)],
@@ -875,44 +903,85 @@ cdef class NativeGame:
                 useful_tiles_all(&st, p, p.hand, &p.mi, sh))
 
     def simulate(self, unsigned long long seed, unsigned long long start, Py_ssize_t count,
-                 int dealer):
-        """`count` hands from hand index `start` in one nogil loop -> dict of numpy arrays."""
+                 int session_hands):
+        """Hands [start, start+count) in one nogil loop -> (hands, wins) dicts of numpy arrays.
+
+        Sessions are blocks of `session_hands` consecutive hand indices: each starts with
+        seat 0 dealing and nobody on fire, then carries the dealer and fire on.  `start`
+        must begin a session (the runner's chunks never split one).
+        """
         cdef HandState st
-        cdef Py_ssize_t h
-        cdef int s, i, mask
-        out = dict(
-            hand_index=np.arange(start, start + count, dtype=np.uint64),
-            dealer=np.zeros(count, np.int8), dice=np.zeros((count, 2), np.int8),
-            end=np.zeros(count, np.int8), n_winners=np.zeros(count, np.int8),
-            winners=np.zeros(count, np.uint8), pattern=np.full(count, -1, np.int8),
-            draws=np.zeros(count, np.int16), kongs=np.zeros((count, 3), np.int8),
-            deltas=np.zeros((count, 4), np.int32), next_dealer=np.zeros(count, np.int8),
-            fire=np.zeros((count, 4), np.int8),
+        cdef Session session
+        cdef Py_ssize_t h, n_wins = 0
+        cdef int s, i
+        hands = dict(
+            hand_index=np.arange(start, start + count, dtype=np.int64),
+            session=np.arange(start, start + count, dtype=np.int64) // session_hands,
+            hand_in_session=(np.arange(start, start + count, dtype=np.int64) % session_hands).astype(np.int32),
+            dealer=np.zeros(count, np.int8), dice=np.zeros(count, np.int8),
+            wild_indicator=np.full(count, -1, np.int8),
+            end=np.zeros(count, np.uint8), draws=np.zeros(count, np.int16),
+            wall_left=np.zeros(count, np.int16), n_winners=np.zeros(count, np.int8),
+            kongs_exposed=np.zeros(count, np.int8), kongs_added=np.zeros(count, np.int8),
+            kongs_concealed=np.zeros(count, np.int8),
+            deltas=np.zeros((count, 4), np.int32), fire=np.zeros((count, 4), np.int8),
         )
-        cdef int8_t[::1] v_dealer = out["dealer"], v_end = out["end"], v_nw = out["n_winners"]
-        cdef int8_t[::1] v_pattern = out["pattern"], v_next = out["next_dealer"]
-        cdef uint8_t[::1] v_winners = out["winners"]
-        cdef int8_t[:, ::1] v_dice = out["dice"], v_kongs = out["kongs"], v_fire = out["fire"]
-        cdef int16_t[::1] v_draws = out["draws"]
-        cdef int32_t[:, ::1] v_deltas = out["deltas"]
+        wins = dict(
+            hand_index=np.zeros(count * MAX_WINNERS, np.int64),
+            winner=np.zeros(count * MAX_WINNERS, np.int8),
+            discarder=np.zeros(count * MAX_WINNERS, np.int8),
+            win_kind=np.zeros(count * MAX_WINNERS, np.uint8),
+            pattern=np.zeros(count * MAX_WINNERS, np.int8),
+            props=np.zeros(count * MAX_WINNERS, np.uint32),
+            category=np.zeros(count * MAX_WINNERS, np.int8),
+            points=np.zeros(count * MAX_WINNERS, np.int32),
+            birds_hit=np.zeros(count * MAX_WINNERS, np.int8),
+            received=np.zeros(count * MAX_WINNERS, np.int32),
+        )
+        cdef int8_t[::1] h_dealer = hands["dealer"], h_dice = hands["dice"]
+        cdef uint8_t[::1] h_end = hands["end"]
+        cdef int16_t[::1] h_draws = hands["draws"], h_left = hands["wall_left"]
+        cdef int8_t[::1] h_nw = hands["n_winners"], h_ke = hands["kongs_exposed"]
+        cdef int8_t[::1] h_ka = hands["kongs_added"], h_kc = hands["kongs_concealed"]
+        cdef int32_t[:, ::1] h_deltas = hands["deltas"]
+        cdef int8_t[:, ::1] h_fire = hands["fire"]
+        cdef int64_t[::1] w_hand = wins["hand_index"]
+        cdef int8_t[::1] w_winner = wins["winner"], w_disc = wins["discarder"]
+        cdef uint8_t[::1] w_kind = wins["win_kind"]
+        cdef int8_t[::1] w_pattern = wins["pattern"], w_cat = wins["category"]
+        cdef int8_t[::1] w_birds = wins["birds_hit"]
+        cdef uint32_t[::1] w_props = wins["props"]
+        cdef int32_t[::1] w_points = wins["points"], w_received = wins["received"]
+        cdef const WinRec* w
         with nogil:
             for h in range(count):
-                play_hand(&st, &self.cfg, seed, start + h, dealer, NULL, 0, NULL)
-                v_dealer[h] = st.dealer
-                v_dice[h, 0] = st.dice[0]
-                v_dice[h, 1] = st.dice[1]
-                v_end[h] = st.end
-                v_nw[h] = st.n_winners
-                mask = 0
-                for i in range(st.n_winners):
-                    mask |= 1 << st.wins[i].winner
-                v_winners[h] = mask
-                v_pattern[h] = st.wins[0].pattern if st.n_winners else -1
-                v_draws[h] = st.draws
-                v_next[h] = st.next_dealer
-                for i in range(3):
-                    v_kongs[h, i] = st.kongs[i]
+                if (start + h) % session_hands == 0:
+                    memset(&session, 0, sizeof(Session))
+                play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
+                h_dealer[h] = st.dealer
+                h_dice[h] = st.dice[0] + st.dice[1]
+                h_end[h] = st.n_winners > 0
+                h_draws[h] = st.live_draws
+                h_left[h] = live_left(&st.wall)
+                h_nw[h] = st.n_winners
+                h_ka[h] = st.kongs[KONG_ADDED]
+                h_ke[h] = st.kongs[KONG_EXPOSED]
+                h_kc[h] = st.kongs[KONG_CONCEALED]
                 for s in range(4):
-                    v_deltas[h, s] = st.deltas[s]
-                    v_fire[h, s] = st.fire[s]
-        return out
+                    h_deltas[h, s] = st.deltas[s]
+                    h_fire[h, s] = st.fire[s]
+                for i in range(st.n_winners):
+                    w = &st.wins[i]
+                    w_hand[n_wins] = start + h
+                    w_winner[n_wins] = w.winner
+                    w_disc[n_wins] = -1 if w.kind == WIN_SELF_DRAW or w.kind == WIN_GANGSHANGHUA else w.payer
+                    w_kind[n_wins] = w.kind
+                    w_pattern[n_wins] = w.pattern
+                    w_props[n_wins] = w.props
+                    w_cat[n_wins] = w.category
+                    w_points[n_wins] = w.points
+                    w_birds[n_wins] = w.birds_hit
+                    w_received[n_wins] = w.received
+                    n_wins += 1
+                next_session_state(&st, &self.cfg, &session)
+        return hands, {k: v[:n_wins] for k, v in wins.items()}

@@ -1,8 +1,10 @@
-"""Play Wanzai hands natively: one readable hand (`play`) or many summaries (`simulate_hands`).
+"""Play Wanzai hands natively: one readable hand (`play`) or many (`simulate_chunk`).
 
-A hand is fully determined by (rules, players, master seed, hand index, dealer), so
-`play(rules, seed=s, hand_index=i)` replays exactly the hand that `simulate_hands` counted
-as index i. Input checks live here; the native loop (`_game.pyx`) trusts its inputs.
+A hand is fully determined by (rules, players, master seed, hand index, session length):
+sessions are blocks of `session_hands` consecutive indices that carry the dealer and fire
+from hand to hand, so `play(rules, seed=s, hand_index=i, session_hands=k)` replays exactly
+the hand that `simulate_chunk` recorded as index i.  Input checks live here; the native
+loop (`_game.pyx`) trusts its inputs.
 """
 from __future__ import annotations
 
@@ -22,7 +24,9 @@ MELD_NAMES = _game.MELD_NAMES
 KONG_NAMES = _game.KONG_NAMES
 PAY_NAMES = _game.PAY_NAMES
 
-__all__ = ["PLAYERS", "Event", "HandRecord", "Win", "play", "simulate_hands"]
+WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
+
+__all__ = ["PLAYERS", "WIN_KINDS", "Event", "HandRecord", "Win", "play", "simulate_chunk", "simulate_hands"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,7 @@ class Win:
     properties: frozenset
     points: int                # per paying player before fire / dealer / piao
     received: int              # what the winner actually received for this win
-    robbed_kong: bool = False
+    kind: str = "self_draw"    # one of WIN_KINDS
 
 
 @dataclass(frozen=True)
@@ -80,8 +84,10 @@ class HandRecord:
     wins: tuple[Win, ...]
     end: str                           # draw, self_draw, discard, rob_kong
     next_dealer: int
-    draws: int
+    draws: int                         # tiles drawn after the deal, replacements included
     kongs: dict = field(default_factory=dict)
+    hand_index: int = 0
+    session_hands: int = 1
 
 
 def _native(rules: Rules, players) -> _game.NativeGame:
@@ -103,10 +109,24 @@ def _native(rules: Rules, players) -> _game.NativeGame:
     return _game.NativeGame(params, codes)
 
 
-def _check_ints(seed, hand_index, dealer):
-    for name, v, hi in (("seed", seed, 2**64 - 1), ("hand_index", hand_index, 2**64 - 1), ("dealer", dealer, 3)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= hi:
-            raise ValueError(f"{name} must be an integer 0..{hi}, got {v!r}")
+def _check_int(name, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
+        raise ValueError(f"{name} must be an integer {lo}..{hi}, got {v!r}")
+
+
+def _session_state(game, seed: int, hand_index: int, session_hands: int) -> tuple[int, tuple[int, ...]]:
+    """Dealer and fire run-lengths before `hand_index`, replaying its session's earlier hands."""
+    first = hand_index - hand_index % session_hands
+    if first == hand_index:
+        return 0, (0, 0, 0, 0)
+    hands, _ = game.simulate(seed, first, hand_index - first + 1, session_hands)
+    fire_hands = []
+    for s in range(4):
+        run = 0
+        for on in hands["fire"][:-1, s]:
+            run = run + 1 if on else 0
+        fire_hands.append(run)
+    return int(hands["dealer"][-1]), tuple(fire_hands)
 
 
 def _event(e) -> Event:
@@ -135,24 +155,31 @@ def _counts_text(counts) -> str:
 
 
 def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) * 4, log: bool = True,
-         dealer: int = 0, *, wall=None, dice: int | None = None) -> HandRecord:
+         session_hands: int = 1, *, dealer: int | None = None, wall=None, dice: int | None = None) -> HandRecord:
     """Play one Wanzai hand and return everything that happened.
 
-    `wall` and `dice` are test hooks: `wall` is the 136 tiles (kinds 0..33 or a tile
+    With `session_hands` > 1 the hand's dealer and fire come from replaying the earlier
+    hands of its session, as the simulator does.  `dealer`, `wall` and `dice` are test
+    hooks: `dealer` forces the dealer; `wall` is the 136 tiles (kinds 0..33 or a tile
     string) in physical order for the table model (stack i = positions 2i top, 2i+1
     bottom; seat 0's wall starts at stack 0) or in dealing order for the flat model
     (dealer 14, then 13 each in play order, then live draws; replacements from the end).
     """
     game = _native(rules, players)
-    _check_ints(seed, hand_index, dealer)
+    _check_int("seed", seed, 0, 2**64 - 1)
+    _check_int("hand_index", hand_index, 0, 2**63 - 1)
+    _check_int("session_hands", session_hands, 1, 2**31 - 1)
+    session_dealer, fire_hands = _session_state(game, seed, hand_index, session_hands)
+    if dealer is not None:
+        _check_int("dealer", dealer, 0, 3)
+        session_dealer = dealer
     if wall is not None:
         wall = _scripted_wall(wall)
     if dice is not None and (isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= 12):
         raise ValueError(f"dice must be a dice sum 2..12, got {dice!r}")
-    raw = game.play(seed, hand_index, dealer, bool(log), wall, dice or 0)
+    raw = game.play(seed, hand_index, session_dealer, bool(log), wall, dice or 0, fire_hands)
     wins = []
-    for winner, payer, tile, pattern, props, points, received in raw["wins"]:
-        rob = raw["end"] == END_NAMES.index("rob_kong")
+    for winner, payer, tile, pattern, props, points, received, kind in raw["wins"]:
         wins.append(Win(
             winner=winner,
             payer=None if payer < 0 else payer,
@@ -161,7 +188,7 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
             properties=_core.property_names(props),
             points=points,
             received=received,
-            robbed_kong=rob,
+            kind=WIN_KINDS[kind],
         ))
     seats = raw["seats"]
     return HandRecord(
@@ -180,6 +207,8 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         next_dealer=raw["next_dealer"],
         draws=raw["draws"],
         kongs=dict(zip(KONG_NAMES, raw["kongs"])),
+        hand_index=hand_index,
+        session_hands=session_hands,
     )
 
 
@@ -196,17 +225,36 @@ def _scripted_wall(wall) -> list[int]:
     return kinds
 
 
-def simulate_hands(rules: Rules, seed: int, start: int, count: int, players=("greedy",) * 4,
-                   dealer: int = 0) -> dict[str, np.ndarray]:
-    """Play hands start .. start+count-1 in one native loop -> per-hand numpy arrays.
+def simulate_chunk(rules: Rules, players, seed: int, start: int, count: int,
+                   session_hands: int = 1) -> tuple[dict, dict]:
+    """Hands [start, start+count) in one native loop -> (hands, wins) dicts of numpy arrays.
 
-    Keys: hand_index, dealer, dice (n,2), end (index into END_NAMES), n_winners,
-    winners (bit s = seat s won), pattern (first winner's pattern code, -1 none),
-    draws (tiles drawn after the deal), kongs (n,3: added, exposed, concealed),
-    deltas (n,4), next_dealer, fire (n,4).
+    `start` must begin a session (a multiple of `session_hands`).  hands: hand_index,
+    session, hand_in_session, dealer, dice (sum), wild_indicator (-1 none), end (0 draw,
+    1 win), draws (live tiles drawn after the deal), wall_left, n_winners, kongs_exposed,
+    kongs_added, kongs_concealed, delta_0..3, fire_0..3, piao_0..3.  wins, one row per win:
+    hand_index, winner, discarder (-1 self-draw), win_kind (index into WIN_KINDS), pattern
+    (into mjsim.PATTERNS), props (bit i = mjsim.PROPERTIES[i]), category, points,
+    birds_hit, received.
     """
     game = _native(rules, players)
-    _check_ints(seed, start, dealer)
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
-        raise ValueError(f"count must be a non-negative integer, got {count!r}")
-    return game.simulate(seed, start, count, dealer)
+    _check_int("seed", seed, 0, 2**64 - 1)
+    _check_int("session_hands", session_hands, 1, 2**31 - 1)
+    _check_int("start", start, 0, 2**62)
+    _check_int("count", count, 0, 2**31 - 1)
+    if start % session_hands:
+        raise ValueError(f"start {start} must be a multiple of session_hands {session_hands}: a chunk never splits a session")
+    raw, wins = game.simulate(seed, start, count, session_hands)
+    hands = {k: v for k, v in raw.items() if k not in ("deltas", "fire")}
+    piao = rules["piao"]
+    for s in range(4):
+        hands[f"delta_{s}"] = raw["deltas"][:, s].copy()
+        hands[f"fire_{s}"] = raw["fire"][:, s].copy()
+        hands[f"piao_{s}"] = np.full(count, piao[s], np.int8)
+    return hands, wins
+
+
+def simulate_hands(rules: Rules, seed: int, start: int, count: int, players=("greedy",) * 4,
+                   session_hands: int = 1) -> dict[str, np.ndarray]:
+    """The hands table of simulate_chunk (for benchmarks and quick looks)."""
+    return simulate_chunk(rules, players, seed, start, count, session_hands)[0]
