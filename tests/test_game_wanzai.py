@@ -6,7 +6,7 @@ import pytest
 
 from mjsim import game
 from mjsim.rules import Rules
-from mjsim.tiles import parse_tiles
+from mjsim.tiles import kind_name, parse_tiles
 
 FLAT = Rules.load("wanzai", wall_model="flat")
 GREEDY = ("greedy",) * 4
@@ -419,3 +419,74 @@ def test_independent_hands_are_dealt_by_seat_0_and_fire_is_drawn_per_hand():
 def test_chunk_must_start_a_session():
     with pytest.raises(ValueError, match="multiple of session_hands"):
         game.simulate_chunk(Rules.load("wanzai"), GREEDY, seed=1, start=3, count=8, session_hands=4)
+
+
+# ------------------------------------------------------------------ Python player protocol
+
+from mjsim.players import Builtin, Player  # noqa: E402
+
+
+@pytest.mark.parametrize("names", [GREEDY, ("random",) * 4, ("greedy", "random", "greedy_pass_once", "random")])
+def test_builtin_players_through_the_python_protocol_play_identical_hands(names):
+    rules = Rules.load("wanzai")
+    native, nw = game.simulate_chunk(rules, names, seed=21, start=0, count=60)
+    wrapped, ww = game.simulate_chunk(rules, tuple(Builtin(n) for n in names), seed=21, start=0, count=60)
+    for k in native:
+        assert (native[k] == wrapped[k]).all(), k
+    for k in nw:
+        assert (nw[k] == ww[k]).all(), k
+    a = game.play(rules, seed=21, hand_index=7, players=names)
+    b = game.play(rules, seed=21, hand_index=7, players=tuple(Builtin(n) for n in names))
+    assert a == b
+
+
+class NeverClaims(Player):
+    """Discards its highest kind, never claims: every decision is checked against the view."""
+
+    def __init__(self):
+        self.asked = {"turn": 0, "claim": 0, "win": 0}
+        self.discarded = []
+
+    def turn(self, view, options):
+        self.asked["turn"] += 1
+        held = [k for k, n in enumerate(view.hand) if n]
+        assert sorted(k for kind, k in options if kind == "discard") == held
+        self.discarded.append(held[-1])
+        return ("discard", held[-1])
+
+    def claim(self, view, tile, options):
+        self.asked["claim"] += 1
+        return None
+
+    def win(self, view, tile, kind):
+        self.asked["win"] += 1
+        return True
+
+
+def test_a_custom_python_player_is_asked_and_obeyed():
+    p = NeverClaims()
+    h = game.play(Rules.load("wanzai"), seed=4, hand_index=2, players=(p, "greedy", "greedy", "greedy"))
+    assert p.asked["turn"] > 5
+    assert not any(e.kind in ("pung", "chow", "kong") and e.seat == 0 for e in h.events)
+    mine = [e.tile for e in h.events if e.kind == "discard" and e.seat == 0]
+    assert mine == [kind_name(k) for k in p.discarded]
+
+
+class Illegal(Player):
+    def turn(self, view, options):
+        return ("discard", 99)
+
+
+class Broken(Player):
+    def turn(self, view, options):
+        raise KeyError("my bug")
+
+
+def test_python_player_errors_surface_as_exceptions():
+    rules = Rules.load("wanzai")
+    with pytest.raises(ValueError, match="not one of"):
+        game.play(rules, seed=1, hand_index=0, players=(Illegal(), "greedy", "greedy", "greedy"))
+    with pytest.raises(KeyError, match="my bug"):
+        game.simulate_chunk(rules, (Broken(), "greedy", "greedy", "greedy"), seed=1, start=0, count=3)
+    with pytest.raises(ValueError, match="turn/claim/win"):
+        game.play(rules, players=(object(), "greedy", "greedy", "greedy"))

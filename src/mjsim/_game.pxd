@@ -16,6 +16,7 @@ cdef enum:
     PLAYER_GREEDY = 1
     PLAYER_GREEDY_PASS_ONCE = 2     # greedy, but passes the first discard win it is offered
                                     # in a hand (a test player that makes 漏胡 observable)
+    PLAYER_PYTHON = 3               # decisions made by a Python object (mjsim.players.Player)
 
 # 漏胡 lock (pass_ron_lock)
 cdef enum:
@@ -101,6 +102,7 @@ ctypedef struct GameConfig:
     int dealer_on_draw
     int kong_values[3]              # indexed by KONG_*
     int players[4]
+    void* py_context                # (players, errors) Python tuple when a seat is PLAYER_PYTHON
 
 ctypedef struct MeldRec:
     uint8_t kind                    # MELD_*
@@ -154,6 +156,7 @@ ctypedef struct HandState:
     int next_dealer
     Event* events                   # NULL: no logging
     int n_events
+    int aborted                     # a Python player raised: the hand stops, the error is re-raised
 
 # Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).
 ctypedef struct Session:

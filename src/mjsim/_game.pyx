@@ -401,21 +401,27 @@ cdef int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noe
     cdef int n = 0, sh, useful
     if source != SRC_CLAIM:
         n = list_kongs(st, s, drawn, kinds, types)
-    if st.cfg.players[s] == PLAYER_RANDOM:
-        return random_turn(st, s, n, kinds, types, tile)
-    return greedy_turn(st, s, n, kinds, types, tile)
+    if st.cfg.players[s] == PLAYER_PYTHON:
+        return python_turn(st, s, n, kinds, types, tile)
+    return builtin_turn(st, s, st.cfg.players[s], n, kinds, types, tile)
 
 
-cdef bint takes_self_draw(const HandState* st, int s) noexcept nogil:
-    return True  # every built-in player takes a legal self-draw win
+cdef int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
+                      const int* types, int* tile) noexcept nogil:
+    if player == PLAYER_RANDOM:
+        return random_turn(st, s, n_kongs, kinds, types, tile)
+    return greedy_turn(st, s, n_kongs, kinds, types, tile)
 
 
-cdef bint takes_discard_win(const HandState* st, int s) noexcept nogil:
-    return st.cfg.players[s] != PLAYER_GREEDY_PASS_ONCE or st.seat[s].passed_wins > 0
+cdef bint builtin_takes_win(const HandState* st, int s, int player, int kind) noexcept nogil:
+    """Every built-in player takes a legal win, except the test player's first discard win."""
+    return kind != WIN_DISCARD or player != PLAYER_GREEDY_PASS_ONCE or st.seat[s].passed_wins > 0
 
 
-cdef bint takes_rob(const HandState* st, int s) noexcept nogil:
-    return True
+cdef bint takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
+    if st.cfg.players[s] == PLAYER_PYTHON:
+        return python_takes_win(st, s, tile, kind)
+    return builtin_takes_win(st, s, st.cfg.players[s], kind)
 
 
 # ================================================================ players: claims
@@ -536,14 +542,18 @@ cdef int greedy_call(HandState* st, int s, int tile, const Call* calls, int n) n
     return best
 
 
+cdef int builtin_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
+    if player == PLAYER_RANDOM:
+        return <int>rng_below(&st.rng, n + 1) - 1   # passing is one of the choices
+    return greedy_call(st, s, tile, calls, n)
+
+
 cdef int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
-    cdef int pick
     if n == 0:
         return -1
-    if st.cfg.players[s] == PLAYER_RANDOM:
-        pick = rng_below(&st.rng, n + 1)   # passing is one of the choices
-        return pick - 1
-    return greedy_call(st, s, tile, calls, n)
+    if st.cfg.players[s] == PLAYER_PYTHON:
+        return python_call(st, s, tile, calls, n)
+    return builtin_call(st, s, st.cfg.players[s], tile, calls, n)
 
 
 # ================================================================ the hand loop
@@ -625,7 +635,7 @@ cdef bint try_rob_kong(HandState* st, int s, int t) noexcept nogil:
     cdef int i, q
     for i in range(1, 4):
         q = (s + i) & 3
-        if can_win_with(st, q, t) and takes_rob(st, q):
+        if can_win_with(st, q, t) and takes_win(st, q, t, WIN_ROB_KONG):
             if st.n_winners == 0:
                 log_event(st, EV_ROBBED, s, t, 0, 0)
             rob_kong_win(st, q, t, s)
@@ -640,7 +650,7 @@ cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nog
         q = (discarder + i) & 3
         if not can_win_with(st, q, t) or ron_locked(st, q, t):
             continue
-        if takes_discard_win(st, q):
+        if takes_win(st, q, t, WIN_DISCARD):
             discard_win(st, q, t, discarder)
             if not st.cfg.multiple_ron:
                 break
@@ -759,14 +769,16 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
     for guard in range(1000):   # a hand has at most ~140 turns; the bound only guards bugs
         # ---- seat s holds 3n+2 tiles
         if source != SRC_CLAIM and _eval.is_complete(&cfg.ev, st.seat[s].hand, &st.seat[s].mi, -1) \
-                and takes_self_draw(st, s):
+                and takes_win(st, s, drawn, WIN_SELF_DRAW):
             self_draw_win(st, s, drawn,
                           _eval.CTX_GANGSHANGHUA if source == SRC_REPLACEMENT else _eval.CTX_NONE)
             break
         action = choose_turn(st, s, source, drawn, &t)
+        if st.aborted:
+            break
         if action == ACT_CONCEALED_KONG or action == ACT_ADDED_KONG:
             if action == ACT_ADDED_KONG:
-                if try_rob_kong(st, s, t):
+                if try_rob_kong(st, s, t) or st.aborted:
                     break
                 declare_added_kong(st, s, t)
             else:
@@ -779,9 +791,11 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
             continue
         discard_tile(st, s, t)
         # ---- the other three may claim t
-        if resolve_discard_wins(st, s, t):
+        if resolve_discard_wins(st, s, t) or st.aborted:
             break
         q = resolve_calls(st, s, t, &call)
+        if st.aborted:
+            break
         if q >= 0:
             apply_call(st, q, t, s, &call)
             s = q
@@ -801,19 +815,193 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
             finish_draw(st)
             break
         source = SRC_DRAW
-    if st.n_winners:
+    if st.n_winners and not st.aborted:
         finish_win(st)
+
+
+# ================================================================ Python players
+#
+# A seat whose player is a Python object (mjsim.players.Player) is asked each decision
+# through the GIL.  The object sees a TableView of the live hand; `view.builtin(name)`
+# answers the pending question exactly as the native player `name` would (same RNG use),
+# so a Python wrapper of a built-in plays the identical hand.  An exception inside the
+# player stops the hand and is re-raised by NativeGame.
+
+cdef enum:
+    ASK_TURN = 0
+    ASK_CALL = 1
+    ASK_WIN = 2
+
+
+cdef class TableView:
+    """What seat `seat` may look at while deciding; valid only during the call."""
+    cdef HandState* st
+    cdef readonly int seat
+    cdef int ask, tile, n, win_kind
+    cdef const int* kinds
+    cdef const int* types
+    cdef const Call* calls
+    cdef bint valid
+
+    cdef void _check(self) except *:
+        if not self.valid:
+            raise RuntimeError("a TableView is only valid during the decision it was given for")
+
+    @property
+    def dealer(self):
+        self._check()
+        return self.st.dealer
+
+    @property
+    def hand(self):
+        """This seat's concealed tiles as 34 counts."""
+        self._check()
+        return [self.st.seat[self.seat].hand[k] for k in range(34)]
+
+    @property
+    def seen(self):
+        """Copies of each kind visible to everyone (discards and exposed melds)."""
+        self._check()
+        return [self.st.seen[k] for k in range(34)]
+
+    @property
+    def melds(self):
+        """Per seat, the declared melds as (kind, [tiles]); concealed kongs included."""
+        self._check()
+        cdef int q, i, k
+        return [[(MELD_NAMES[self.st.seat[q].melds[i].kind],
+                  [self.st.seat[q].melds[i].tiles[k] for k in range(self.st.seat[q].melds[i].n)])
+                 for i in range(self.st.seat[q].n_melds)] for q in range(4)]
+
+    @property
+    def discards(self):
+        self._check()
+        cdef int q, i
+        return [[self.st.seat[q].discards[i] for i in range(self.st.seat[q].n_discards)] for q in range(4)]
+
+    @property
+    def wall_left(self):
+        self._check()
+        return live_left(&self.st.wall)
+
+    @property
+    def scores(self):
+        """Net score of each seat so far in this hand (kong payments)."""
+        self._check()
+        return [self.st.deltas[q] for q in range(4)]
+
+    def shanten(self):
+        """Shanten of this seat's concealed hand over every hand form."""
+        self._check()
+        return hand_shanten(self.st, self.st.seat[self.seat].hand, &self.st.seat[self.seat].mi)
+
+    def builtin(self, str name):
+        """The answer the built-in player `name` gives to the pending question."""
+        self._check()
+        cdef int code = PLAYERS.index(name)
+        cdef int t = -1, action
+        if self.ask == ASK_WIN:
+            return bool(builtin_takes_win(self.st, self.seat, code, self.win_kind))
+        if self.ask == ASK_CALL:
+            action = builtin_call(self.st, self.seat, code, self.tile, self.calls, self.n)
+            return None if action < 0 else action
+        action = builtin_turn(self.st, self.seat, code, self.n, self.kinds, self.types, &t)
+        return (TURN_NAMES[action], t)
+
+
+TURN_NAMES = ("discard", "concealed_kong", "added_kong")
+CALL_NAMES = ("pung", "kong", "chow")
+
+
+cdef TableView _view(HandState* st, int s, int ask):
+    cdef TableView v = TableView.__new__(TableView)
+    v.st = st
+    v.seat = s
+    v.ask = ask
+    v.valid = True
+    return v
+
+
+cdef object _player(HandState* st, int s):
+    return (<object>st.cfg.py_context)[0][s]
+
+
+cdef void _fail(HandState* st, exc) noexcept:
+    (<object>st.cfg.py_context)[1].append(exc)
+    st.aborted = 1
+
+
+cdef int python_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                     int* tile) noexcept nogil:
+    cdef int i, k
+    with gil:
+        view = _view(st, s, ASK_TURN)
+        view.n, view.kinds, view.types = n_kongs, kinds, types
+        options = [(TURN_NAMES[types[i]], kinds[i]) for i in range(n_kongs)]
+        options += [("discard", k) for k in range(34) if st.seat[s].hand[k]]
+        try:
+            choice = tuple(_player(st, s).turn(view, options))
+            if choice not in options:
+                raise ValueError(f"seat {s}: turn() returned {choice!r}, not one of {options}")
+        except BaseException as e:
+            _fail(st, e)
+            choice = options[len(options) - 1]   # (wraparound is off in this module)
+        finally:
+            view.valid = False
+        tile[0] = choice[1]
+        return TURN_NAMES.index(choice[0])
+
+
+cdef int python_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+    cdef int i
+    with gil:
+        view = _view(st, s, ASK_CALL)
+        view.tile, view.calls, view.n = tile, calls, n
+        options = [(CALL_NAMES[calls[i].type],) + ((calls[i].a, calls[i].b) if calls[i].type == CALL_CHOW else ())
+                   for i in range(n)]
+        try:
+            pick = _player(st, s).claim(view, tile, options)
+            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < n):
+                raise ValueError(f"seat {s}: claim() returned {pick!r}; expected None or an index 0..{n - 1}")
+        except BaseException as e:
+            _fail(st, e)
+            pick = None
+        finally:
+            view.valid = False
+        return -1 if pick is None else pick
+
+
+cdef bint python_takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
+    with gil:
+        view = _view(st, s, ASK_WIN)
+        view.tile, view.win_kind = tile, kind
+        try:
+            take = bool(_player(st, s).win(view, tile, ("self_draw", "discard", "rob_kong")[kind]))
+        except BaseException as e:
+            _fail(st, e)
+            take = False
+        finally:
+            view.valid = False
+        return take
 
 
 # ================================================================ Python face
 
 cdef class NativeGame:
-    """A validated Wanzai configuration and four players (built by mjsim.game)."""
+    """A validated Wanzai configuration and four players (built by mjsim.game).
+
+    `players` holds a built-in player code per seat, or a Python player object
+    (PLAYER_PYTHON is then used for that seat).
+    """
     cdef GameConfig cfg
+    cdef tuple py_context
 
     def __init__(self, dict p, players):
         cdef int i
         memset(&self.cfg, 0, sizeof(GameConfig))
+        self.py_context = (tuple(None if isinstance(x, int) else x for x in players), [])
+        self.cfg.py_context = <void*>self.py_context
+        players = [x if isinstance(x, int) else PLAYER_PYTHON for x in players]
         self.cfg.ev.game = _eval.GAME_WANZAI
         self.cfg.ev.base = p["base"]
         for i, (discard, self_) in enumerate(p["values"]):
@@ -858,6 +1046,7 @@ cdef class NativeGame:
         with nogil:
             play_hand(&st, &self.cfg, seed, hand_index, &session, script, dice,
                       events if log else NULL)
+        self._raise_player_error()
         seats = []
         for s in range(4):
             p = &st.seat[s]
@@ -883,6 +1072,13 @@ cdef class NativeGame:
             end=st.end, next_dealer=st.next_dealer, draws=st.draws,
             kongs=[st.kongs[i] for i in range(3)],
         )
+
+    def _raise_player_error(self):
+        errors = self.py_context[1]
+        if errors:
+            exc = errors[0]
+            errors.clear()
+            raise exc
 
     def _useful_tiles(self, counts, pungs=()):
         """Test shim: (filtered, every kind tried) useful-tile counts of a 3n+1 hand with
@@ -984,4 +1180,7 @@ cdef class NativeGame:
                     w_received[n_wins] = w.received
                     n_wins += 1
                 next_session_state(&st, &self.cfg, &session)
+                if st.aborted:
+                    break
+        self._raise_player_error()
         return hands, {k: v[:n_wins] for k, v in wins.items()}

@@ -100,10 +100,16 @@ def _native(rules: Rules, players) -> _game.NativeGame:
     if len(players) != 4:
         raise ValueError(f"players must name exactly 4 players (one per seat), got {len(players)}")
     codes = []
-    for i, name in enumerate(players):
-        if name not in PLAYERS:
-            raise ValueError(f"unknown player {name!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
-        codes.append(PLAYERS.index(name))
+    for i, player in enumerate(players):
+        if isinstance(player, str):
+            if player not in PLAYERS:
+                raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
+            codes.append(PLAYERS.index(player))
+        elif all(callable(getattr(player, m, None)) for m in ("turn", "claim", "win")):
+            codes.append(player)  # a Python player (mjsim.players.Player protocol)
+        else:
+            raise ValueError(f"seat {i}: a player is a name ({', '.join(PLAYERS)}) or an object with "
+                             f"turn/claim/win methods (mjsim.players.Player), got {player!r}")
     params = rules.as_dict()
     params["values"] = [tuple(params["values"][i]) for i in WANZAI_VALUE_IDS]
     return _game.NativeGame(params, codes)

@@ -1,0 +1,52 @@
+"""Writing your own player in Python.
+
+Subclass `Player` and pass instances in `players=` wherever a player name is accepted
+(`mjsim.game.play`, `simulate_chunk`). The native hand loop asks the object every decision
+its seat makes, through the GIL, so a Python player is far slower than the built-ins
+(expect thousands rather than hundreds of thousands of decisions per second).
+
+Each method receives a `TableView` of the live hand, valid only during the call:
+`view.seat`, `view.dealer`, `view.hand` (34 counts), `view.melds` (per seat), `view.discards`
+(per seat), `view.seen` (visible copies per kind), `view.wall_left`, `view.scores`,
+`view.shanten()`, and `view.builtin(name)`: the answer the built-in player `name`
+("random", "greedy") gives to the pending question, with the same effect on the hand's
+random stream, so `Builtin("greedy")` plays exactly like the native "greedy".
+"""
+from __future__ import annotations
+
+
+class Player:
+    """Override any of the three decisions; the defaults play like the built-in greedy."""
+
+    def turn(self, view, options):
+        """Own turn with 3n+2 tiles. `options` lists ("discard", kind), ("concealed_kong",
+        kind) and ("added_kong", kind) tuples; return one of them."""
+        return view.builtin("greedy")
+
+    def claim(self, view, tile, options):
+        """Another seat discarded `tile`. `options` lists ("pung",), ("kong",) and
+        ("chow", a, b) (a, b: the kinds taken from hand); return an index or None to pass."""
+        return view.builtin("greedy")
+
+    def win(self, view, tile, kind):
+        """A legal win on `tile` (kind "self_draw", "discard" or "rob_kong"): take it?"""
+        return True
+
+
+class Builtin(Player):
+    """A built-in player expressed through the Python protocol (used to test it)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def turn(self, view, options):
+        return view.builtin(self.name)
+
+    def claim(self, view, tile, options):
+        return view.builtin(self.name)
+
+    def win(self, view, tile, kind):
+        return view.builtin(self.name)
+
+    def __repr__(self) -> str:
+        return f"Builtin({self.name!r})"
