@@ -275,6 +275,29 @@ def query(
         err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False)
 
 
+@app.command()
+def replay(
+    rules: str = typer.Option("wanzai", "--rules", "-r", help="wanzai, anhua or a rules TOML file."),
+    seed: int = typer.Option(0, "--seed", help="Master seed of the run."),
+    hand_index: int = typer.Option(0, "--hand", help="Hand index within the run."),
+    players: str = typer.Option("greedy,greedy,greedy,greedy", "--players", help="Four player names, comma-separated."),
+    session_hands: int = typer.Option(1, "--session-hands", help="Session length used by the run (dealer and fire carry over)."),
+    chinese: bool = typer.Option(False, "--chinese", help="Show tiles with Chinese names."),
+    settings: list[str] = typer.Option([], "--set", help="Override a rule parameter: key=value (repeatable)."),
+):
+    """Replay one hand of a run: every event, one per line, and the scoring explained."""
+    from mjsim import game
+    from mjsim.replay import describe
+
+    r = load_rules(rules, settings)
+    names = tuple(p.strip() for p in players.split(","))
+    if len(names) == 1:
+        names = names * 4
+    record = game.play(r, seed=seed, hand_index=hand_index, players=names, log=True, session_hands=session_hands)
+    for line in describe(record, r, chinese=chinese):
+        console.print(line, highlight=False, markup=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         # with standalone_mode=False click returns typer.Exit's code instead of raising it

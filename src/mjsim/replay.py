@@ -1,0 +1,107 @@
+"""A played hand, told for a person: one event per line and the scoring explained.
+
+`describe(record, rules)` turns a `mjsim.game.HandRecord` into text lines; `mjsim replay`
+prints them.  Payments are explained from the rule parameters the native loop applied
+(RULES §2.3-2.5: value × 2^(fire of payer + fire of receiver) × dealer doubling + piao).
+"""
+from __future__ import annotations
+
+from mjsim.rules import Rules
+from mjsim.tiles import format_tiles, parse_tiles
+
+SEAT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")
+
+
+def _tiles(text: str | None, chinese: bool) -> str:
+    if not text:
+        return "-"
+    return format_tiles(parse_tiles(text), chinese=chinese, sort=False) if chinese else text
+
+
+def _event_line(e, chinese: bool) -> str:
+    t = _tiles(e.tile, chinese) if e.tile else ""
+    who = f"seat {e.seat}" if e.seat is not None else ""
+    if e.kind == "draw":
+        return f"{who} draws {t}" + (" (replacement from the tail)" if e.replacement else "")
+    if e.kind == "discard":
+        return f"{who} discards {t}"
+    if e.kind == "pung":
+        return f"{who} pungs {t} from seat {e.from_seat}"
+    if e.kind == "chow":
+        return f"{who} chows {t} from seat {e.from_seat} with {_tiles(e.tiles, chinese)}"
+    if e.kind == "kong":
+        src = f" from seat {e.from_seat}" if e.from_seat is not None else ""
+        return f"{who} declares a {e.kong} kong of {t}{src}"
+    if e.kind == "robbed":
+        return f"{who}'s added kong of {t} is robbed"
+    if e.kind == "win":
+        src = "self-draw" if e.from_seat is None else f"on seat {e.from_seat}'s tile"
+        return f"{who} WINS with {t} ({src}), {e.points} per payer"
+    if e.kind == "payment":
+        return f"{who} pays seat {e.to_seat} {e.amount} ({e.reason})"
+    if e.kind == "pass_win":
+        return f"{who} passes a win on {t}"
+    if e.kind == "exhausted":
+        return "no live tile left: the hand is a draw (荒莊)"
+    return str(e)
+
+
+def _payment_explanation(rules: Rules, record, e) -> str:
+    """Why a win payment from seat e.seat to seat e.to_seat has its amount (Wanzai)."""
+    win = next((w for w in record.wins if w.winner == e.to_seat), None)
+    if win is None or rules.game != "wanzai":
+        return ""
+    p, r = e.seat, e.to_seat
+    parts = [f"{win.pattern} {win.points}"]
+    fire = record.fire[p] + record.fire[r]
+    value = win.points << fire
+    if fire:
+        parts.append(f"× fire 2^{fire}")
+    if rules["dealer_pays_double"] and p == record.dealer:
+        value *= 2
+        parts.append("× dealer 2")
+    piao = rules["piao"][p] + rules["piao"][r]
+    if piao:
+        value += piao
+        parts.append(f"+ piao {rules['piao'][p]}+{rules['piao'][r]}")
+    explained = " ".join(parts) + f" = {value}"
+    return explained if value == e.amount else f"{explained} (paid {e.amount})"
+
+
+def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
+    """The whole hand as text lines."""
+    lines = [
+        f"{rules.game} hand {record.hand_index} (rules {rules.variant}, session of {record.session_hands})",
+        f"dealer seat {record.dealer}; dice {record.dice[0]}+{record.dice[1]} = {sum(record.dice)}",
+    ]
+    fire = getattr(record, "fire", None)
+    if fire and any(fire):
+        lines.append("on fire: " + ", ".join(f"seat {s}" for s in range(4) if fire[s]))
+    indicator = getattr(record, "wild_indicator", None)
+    if indicator:
+        lines.append(f"turned-up tile {_tiles(indicator, chinese)}; wilds {_tiles(getattr(record, 'wilds', ''), chinese)}")
+    lines.append("opening hands:")
+    for s, hand in enumerate(record.opening):
+        lines.append(f"  seat {s}{' (dealer)' if s == record.dealer else ''}: {_tiles(hand, chinese)}")
+    lines.append("events:")
+    if not record.events:
+        lines.append("  (not logged)")
+    for i, e in enumerate(record.events, 1):
+        line = _event_line(e, chinese)
+        if e.kind == "payment" and e.reason == "win":
+            why = _payment_explanation(rules, record, e)
+            if why:
+                line += f"   [{why}]"
+        lines.append(f"  {i:3d}  {line}")
+    lines.append("final hands:")
+    for s in range(4):
+        melds = "  ".join(record.melds[s])
+        lines.append(f"  seat {s}: {_tiles(record.final[s], chinese)}" + (f"   melds {melds}" if melds else ""))
+    for w in record.wins:
+        factors = getattr(w, "factors", None)
+        how = " × ".join(f"{n} {v}" for n, v in factors) + f" = {w.points}" if factors else f"{w.pattern} = {w.points}"
+        props = ", ".join(sorted(w.properties))
+        lines.append(f"win: seat {w.winner} {w.kind}: {how} per payer ({props}); received {w.received}")
+    lines.append(f"result: {record.end}; score " + " ".join(f"{d:+d}" for d in record.deltas))
+    lines.append(f"next dealer: seat {record.next_dealer}")
+    return lines

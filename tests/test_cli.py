@@ -1,0 +1,56 @@
+"""The `mjsim` command: output for a person, and one-line errors with exit status 2."""
+import pytest
+
+from mjsim.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_hand_shows_evaluation_shanten_and_waits(capsys):
+    code, out, _ = run(capsys, "hand", "147m258p9s1234567z")
+    assert code == 0 and "qixing_shisanlan" in out and "4 per payer" in out
+    code, out, _ = run(capsys, "hand", "1112345678999m")
+    assert code == 0 and "waits" in out and "123456789m" in out
+    code, out, _ = run(capsys, "hand", "--rules", "anhua", "--wild", "1p", "--chinese", "22335566778899m")
+    assert code == 0 and "yingzhuang" in out and "16" in out and "二萬" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (("hand", "11x2m"), "unknown tile character 'x'"),
+        (("hand", "--rules", "wanzaii", "123m"), "did you mean 'wanzai'"),
+        (("hand", "--set", "brids=2", "123m"), "unknown key 'brids'"),
+        (("hand", "1111m"), "must have 13 or 14"),
+        (("hand", "--rules", "anhua", "123456789m12345p"), "indicator"),
+        (("replay", "--players", "greedy,foo"), "exactly 4"),
+        (("replay", "--players", "greedy,greedy,smart,greedy"), "unknown player 'smart'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_prints_every_event_and_explains_payments(capsys):
+    code, out, _ = run(capsys, "replay", "--seed", "3", "--hand", "5", "--set", "piao=[1,2,1,0]")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("wanzai hand 5")
+    assert any("WINS" in l for l in lines)
+    # every win payment line carries an explanation whose total is the amount paid
+    from mjsim import Rules, game
+
+    record = game.play(Rules.load("wanzai", piao=[1, 2, 1, 0]), seed=3, hand_index=5)
+    paid = [l for l in lines if "(win)" in l]
+    assert len(paid) == sum(1 for e in record.events if e.kind == "payment" and e.reason == "win") > 0
+    for l in paid:
+        amount = int(l.split(" pays seat ")[1].split()[1])
+        assert "+ piao" in l and l.rstrip().endswith(f"= {amount}]")
+    assert lines[-2] == f"result: {record.end}; score " + " ".join(f"{d:+d}" for d in record.deltas)
