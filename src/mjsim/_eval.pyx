@@ -6,6 +6,7 @@ Everything here runs without the GIL on fixed-size arrays.  A hand is split into
 "how many jokers/tiles are missing", so Anhua's wilds are just jokers added to that sum.
 """
 from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
+from libc.string cimport memcpy
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
                             DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
 
@@ -247,7 +248,12 @@ cdef int _split_jokers(const uint8_t* c, int indicator, int face_value_tile, uin
     cdef int ak, bk, i
     for i in range(N_KINDS):
         nat[i] = c[i]
-    wild_kinds(indicator, &ak, &bk)
+    if not wild_kinds(indicator, &ak, &bk):
+        # indicator -1: no wilds, every tile at face value (players ask "complete / tenpai
+        # at face value?" this way, e.g. for discard-win eligibility, RULES §3.3)
+        a[0] = 0
+        b[0] = 0
+        return 0
     a[0] = c[ak]
     b[0] = c[bk]
     if face_value_tile == ak and a[0]:
@@ -357,13 +363,22 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
     cdef const uint8_t* d
     for g in range(n_groups):
         _load_row(_dist(T, c, g), melds, pt, rows[g])
+    # prefix[g] combines groups < g, suffix[g] groups >= g; products with the identity
+    # row are copies, so they are skipped (this runs for every player decision)
     _identity_row(melds, prefix[0])
     _identity_row(melds, suffix[n_groups])
-    for g in range(n_groups):
+    memcpy(prefix[1], rows[0], sizeof(int) * ROW)
+    memcpy(suffix[n_groups - 1], rows[n_groups - 1], sizeof(int) * ROW)
+    for g in range(1, n_groups):
         _combine_rows(prefix[g], rows[g], melds, prefix[g + 1])
         _combine_rows(rows[n_groups - 1 - g], suffix[n_groups - g], melds, suffix[n_groups - 1 - g])
     for g in range(n_groups):
-        _combine_rows(prefix[g], suffix[g + 1], melds, rest)
+        if g == 0:
+            memcpy(rest, suffix[1], sizeof(int) * ROW)
+        elif g == n_groups - 1:
+            memcpy(rest, prefix[g], sizeof(int) * ROW)
+        else:
+            _combine_rows(prefix[g], suffix[g + 1], melds, rest)
         lo = 9 * g
         n_kinds = 9 if g < 3 else 7
         gt = &T.suit if g < 3 else &T.honor
@@ -374,17 +389,18 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
             k = lo + i
             if total > 14 or (sign < 0 and c[k] == 0) or (sign > 0 and c[k] == 4):
                 out[k] = INF
-            else:
-                d = gt.dist + <size_t>(idx + sign * step) * DIST_STRIDE
-                best = INF
-                for m in range(melds + 1):
-                    v = d[m * 3] + rest[2 * (melds - m) + 1]
-                    if v < best:
-                        best = v
-                    v = d[m * 3 + pt] + rest[2 * (melds - m)]
-                    if v < best:
-                        best = v
-                out[k] = best
+                step *= 5
+                continue
+            d = gt.dist + <size_t>(idx + sign * step) * DIST_STRIDE
+            best = INF
+            for m in range(melds + 1):
+                v = d[m * 3] + rest[2 * (melds - m) + 1]
+                if v < best:
+                    best = v
+                v = d[m * 3 + pt] + rest[2 * (melds - m)]
+                if v < best:
+                    best = v
+            out[k] = best
             step *= 5
     for k in range(9 * n_groups if n_groups < 4 else N_KINDS, N_KINDS):
         out[k] = INF
