@@ -207,6 +207,8 @@ def compare_cmd(
 
     a = _one_variant(dir_a, variant_a, "--variant-a")
     b = _one_variant(dir_b, variant_b, "--variant-b")
+    if a.label == b.label:   # e.g. two seeds of the shipped rules: tell the columns apart
+        a.info["label"], b.info["label"] = f"{a.label} [{dir_a}]", f"{b.label} [{dir_b}]"
     report.print_comparison(a, [b], console)
     path = report.write_html(html, report.html_comparison(a, [b]))
     err.print(f"HTML comparison: {path}", highlight=False)
@@ -265,11 +267,13 @@ def query(
         writer.writerow(columns)
         writer.writerows(rows)
         return
+    from rich.markup import escape
+
     table = Table()
     for c in columns:
-        table.add_column(str(c))
+        table.add_column(escape(str(c)))
     for row in rows[:limit]:
-        table.add_row(*("NULL" if v is None else str(v) for v in row))
+        table.add_row(*("NULL" if v is None else escape(str(v)) for v in row))
     console.print(table)
     if len(rows) > limit:
         err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False)
