@@ -353,9 +353,10 @@ def test_bad_players(players, msg):
         game.simulate_hands(Rules.load("wanzai"), 0, 0, 10, players=players)
 
 
-def test_anhua_not_yet():
-    with pytest.raises(ValueError, match="Wanzai only"):
-        game.play(Rules.load("anhua"))
+def test_anhua_scripted_wall_has_108_suited_tiles():
+    # Anhua is played natively too (tests/test_game_anhua.py); its wall has no honors
+    with pytest.raises(ValueError, match="108"):
+        game.play(Rules.load("anhua"), wall=list(range(34)) * 4)
 
 
 def test_bad_seed_and_wall():

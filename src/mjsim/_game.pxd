@@ -1,4 +1,5 @@
-# The Wanzai hand loop (RULES §1, §2): state, configuration, events and results.
+# The hand loop for Wanzai (RULES §1, §2) and Anhua (§1, §3): state, configuration, events
+# and results.  GameConfig.game selects the rule set; the loop is shared.
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from mjsim._eval cimport EvalConfig, MeldInfo
 from mjsim._rng cimport Rng
@@ -9,6 +10,8 @@ cdef enum:
     MAX_DISCARDS = 64
     MAX_EVENTS = 1024
     MAX_WINNERS = 3
+    MAX_BIRDS = 10
+    MAX_BUZHANG = 6
 
 # Built-in players (C functions chosen per seat by code); PLAYERS in _game.pyx names them.
 cdef enum:
@@ -48,6 +51,7 @@ cdef enum:
     END_SELF_DRAW = 1
     END_DISCARD = 2
     END_ROB_KONG = 3
+    END_INSTANT = 4                 # Anhua special start 特殊平胡
 
 # how a single win was made (WIN_KINDS in game.py names them; the wins table's win_kind)
 cdef enum:
@@ -77,6 +81,12 @@ cdef enum:
     EV_PAY = 7          # seat pays aux `value` points; tile = PAY_*
     EV_PASS_WIN = 8     # seat passes a win on tile (and is locked, if the rules say so)
     EV_EXHAUSTED = 9    # no live tile left: the hand is a draw
+    # Anhua (RULES §3)
+    EV_INDICATOR = 10   # tile turned up after the deal (the wilds are its kind and the next rank)
+    EV_BUZHANG = 11     # seat takes aux tiles after a kong (補章); value = the tiles, 5 bits each
+    EV_LOCKED = 12      # seat's hand is locked after a 補章 without a win
+    EV_BIRD = 13        # bird tile; seat = the seat it points at for the first winner
+    EV_INSTANT = 14     # seat may declare the special start (category aux); value 1 declared, 0 passed
 
 ctypedef struct Event:
     uint8_t type
@@ -87,6 +97,8 @@ ctypedef struct Event:
 
 ctypedef struct GameConfig:
     EvalConfig ev
+    int game                        # _eval.GAME_WANZAI or GAME_ANHUA (= ev.game)
+    int n_tiles                     # 136 or 108
     int wall_model
     int honor_chow
     int multiple_ron
@@ -102,6 +114,13 @@ ctypedef struct GameConfig:
     int dealer_on_draw
     int kong_values[3]              # indexed by KONG_*
     int players[4]
+    # Anhua (RULES §3); zero under Wanzai
+    int instant_mask                # bit c: wild category c may declare the special start
+    int instant_score
+    int kong_min_wall
+    int buzhang_tiles
+    int birds
+    int score_cap                   # also applied after the bird factor
     void* py_context                # (players, errors) Python tuple when a seat is PLAYER_PYTHON
 
 ctypedef struct MeldRec:
@@ -121,6 +140,7 @@ ctypedef struct SeatState:
     int ron_locked
     int passed_wins
     uint8_t lock_kind[34]
+    int locked                      # Anhua: hand locked after a 補章 without a win
 
 ctypedef struct WinRec:
     int winner
@@ -132,7 +152,8 @@ ctypedef struct WinRec:
     int received
     int kind                        # WIN_*
     int category                    # Anhua wild category (0 none)
-    int birds_hit
+    int birds_hit                   # birds on the winner or on a seat paying this win
+    int hard                        # Anhua: scored as 硬莊
 
 ctypedef struct HandState:
     const GameConfig* cfg
@@ -154,6 +175,14 @@ ctypedef struct HandState:
     int n_winners
     WinRec wins[MAX_WINNERS]
     int next_dealer
+    int indicator                   # Anhua: turned-up tile (-1 none, Wanzai)
+    int wild_a                      # its kind (3 copies left) and the next rank (-1 none)
+    int wild_b
+    uint8_t birds[MAX_BIRDS]        # bird tiles turned after the win(s)
+    int n_birds
+    uint8_t aside[MAX_BUZHANG]      # 補章 tiles set aside beside a 槓上花 win
+    int n_aside
+    int buzhangs                    # 補章 taken this hand
     Event* events                   # NULL: no logging
     int n_events
     int aborted                     # a Python player raised: the hand stops, the error is re-raised

@@ -1,10 +1,46 @@
 # cython: language_level=3
-"""The Wanzai hand loop (RULES §1-§2) and the built-in players, without the GIL.
+"""The hand loop (RULES §1-§3) and the built-in players, without the GIL.
 
 One hand is a `HandState` (fixed size, no heap) advanced by `play_hand`. Every random
 choice, from the shuffle to a random player's discard, comes from the hand's own RNG,
 seeded by (master seed, hand index), so any hand can be replayed on its own.
 Python entry points are at the end (`NativeGame`); validation lives in game.py.
+
+One loop plays both rule sets; `cfg.game` selects Anhua's differences (RULES §3): a
+108-tile wall and a turned-up wild indicator, the special start, discard-win
+eligibility, kongs only under the tenpai rule followed by 補章 and a locked hand, birds
+and bird-multiplied payments, no kong payments, fire or piao.  Wanzai takes exactly the
+code paths (and random numbers) it took before Anhua was added.
+
+Readings of RULES §3 where it is silent (each is documented where it is implemented):
+- Special start: asked once, right after the indicator is turned, from the dealer in play
+  order; the first seat that declares wins at once.  A seat that passes (or whose
+  category only appears later) can never declare afterwards.  `instant_win_score` is the
+  amount each other seat pays (not multiplied by `base`), capped by `score_cap` (> 0); no
+  birds.  Built-in random declares with probability 1/2, every other built-in declares.
+- Kong tenpai rule "before": the 13-tile hand at the start of the turn (the hand minus the
+  tile just drawn); for an exposed kong the hand before the discard; for the dealer's
+  first turn (14 dealt tiles, no draw) some discard leaves it tenpai.
+- 補章 without a win: the three tiles are the kong player's discards for this turn; play
+  passes to its 下家, who draws as usual; the kong player draws again on its next turn.
+  Its hand is then locked: on each turn it may win, add-kong or concealed-kong (tenpai
+  rule), otherwise discards the tile it drew.  Locked seats cannot pung, chow or kong a
+  discard, but may win on one.
+- 槓上炮: the (up to) three tiles are all discarded first; then, from the kong player's
+  下家 in play order, each seat's best winnable tile among them is offered (漏胡 applies
+  per tile kind); `multiple_ron = false` stops at the first winner.
+- 漏胡 (`pass_ron_lock`) has Wanzai's meanings: "same_kind_until_own_discard" locks the
+  kinds passed, "until_own_discard" every discard win, both until the seat's own next
+  discard (補章 discards included).  Passing a 槓上炮 locks like passing a discard win;
+  under Anhua the lock also stops robbing a kong with a locked kind ("cannot win on a tile
+  of the same kind").
+- Birds: `birds` live tiles after the hand's win(s) (fewer if the wall runs out; none on
+  a win with the last live tile), one set for all winners, each mapped relative to each
+  winner.  `rob_kong_pays = "all"`: the robbed seat pays three shares, each with the bird
+  factor of the seat whose share it is (as Wanzai's fire).  `score_cap` (> 0) caps each
+  payment after the bird factor (the evaluator already caps the score before it).
+- `dealer_next` and `dealer_on_draw` mean what they mean in Wanzai; the last drawer
+  includes a 補章 taker.
 """
 import numpy as np
 cimport numpy as cnp
@@ -22,10 +58,11 @@ cnp.import_array()
 
 PLAYERS = ("random", "greedy", "greedy_pass_once")
 EVENT_NAMES = ("draw", "discard", "pung", "chow", "kong", "robbed", "win", "payment",
-               "pass_win", "exhausted")
+               "pass_win", "exhausted", "indicator", "buzhang", "locked", "bird", "instant")
 KONG_NAMES = ("added", "exposed", "concealed")
 MELD_NAMES = ("chow", "pung", "kong", "added_kong", "concealed_kong")
-END_NAMES = ("draw", "self_draw", "discard", "rob_kong")
+END_NAMES = ("draw", "self_draw", "discard", "rob_kong", "instant")
+WIN_KIND_NAMES = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
 PAY_NAMES = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund")
 
 cdef enum:
@@ -117,7 +154,23 @@ cdef inline int available(const HandState* st, const SeatState* p, int k) noexce
 
 cdef inline int hand_shanten(const HandState* st, const uint8_t* hand,
                              const MeldInfo* mi) noexcept nogil:
-    return _eval.shanten(&st.cfg.ev, hand, mi, -1)
+    """Shanten with the hand's wilds as wilds (Anhua) -- -1 complete, 0 tenpai."""
+    return _eval.shanten(&st.cfg.ev, hand, mi, st.indicator)
+
+
+cdef inline bint is_anhua(const HandState* st) noexcept nogil:
+    return st.cfg.game == _eval.GAME_ANHUA
+
+
+cdef inline bint is_wild(const HandState* st, int k) noexcept nogil:
+    return k >= 0 and (k == st.wild_a or k == st.wild_b)
+
+
+cdef inline int hand_category(const HandState* st, const uint8_t* hand) noexcept nogil:
+    """Wild category of the wilds in a concealed hand (RULES §3.1)."""
+    if st.wild_a < 0:
+        return _eval.CAT_NONE
+    return _eval.category_of(hand[st.wild_a], hand[st.wild_b])
 
 
 # ================================================================ payments
@@ -147,6 +200,8 @@ cdef void pay_kong(HandState* st, int s, int kong_type, int discarder) noexcept 
     cdef int i, q, amount = st.cfg.kong_values[kong_type]
     cdef int reason = PAY_KONG_ADDED + kong_type
     st.kongs[kong_type] += 1
+    if is_anhua(st):
+        return   # RULES §3.4: no kong payments
     if kong_type == KONG_EXPOSED:
         transfer(st, discarder, s, share(st, discarder, s, amount, False), reason)
         return
@@ -177,6 +232,52 @@ cdef bint can_win_with(const HandState* st, int s, int tile) noexcept nogil:
     return ok
 
 
+cdef inline bint face_value_shape(const uint8_t* hand, bint pairs_allowed) noexcept nogil:
+    """A necessary condition for a suited 3n+2 hand to be complete at face value: melds and a
+    pair leave one suit with 2 mod 3 tiles and the others 0 mod 3; seven pairs need every
+    count even.  Rejects most hands before the table lookups (8 counts per word)."""
+    cdef uint64_t w, odd = 0
+    cdef int g, r, n_two = 0
+    for g in range(3):
+        memcpy(&w, hand + 9 * g, 8)
+        odd |= w | hand[9 * g + 8]
+        r = (<int>((w * 0x0101010101010101ULL) >> 56) + hand[9 * g + 8]) % 3
+        if r == 1:
+            return pairs_allowed and not (odd & 0x0101010101010101ULL) and _all_even(hand)
+        n_two += r == 2
+    return n_two == 1 or (pairs_allowed and not (odd & 0x0101010101010101ULL))
+
+
+cdef inline bint _all_even(const uint8_t* hand) noexcept nogil:
+    cdef int k
+    for k in range(27):
+        if hand[k] & 1:
+            return False
+    return True
+
+
+cdef bint can_win_on(const HandState* st, int s, int tile, int context) noexcept nogil:
+    """May seat s win on another seat's `tile`?  Wanzai: complete with it.  Anhua (RULES
+    §3.3): a discard needs no wild or 單王 and completion at face value; robbing a kong
+    and 槓上炮 need no wild or 單王, wilds substituting (the won tile is its face value)."""
+    cdef SeatState* p = <SeatState*>&st.seat[s]
+    cdef EvalResult r
+    cdef bint ok
+    if not is_anhua(st):
+        return can_win_with(st, s, tile)
+    if hand_category(st, p.hand) > _eval.CAT_DAN:
+        return False
+    p.hand[tile] += 1
+    if context == _eval.CTX_NONE:
+        # -1: every tile at face value
+        ok = face_value_shape(p.hand, p.mi.n == 0) and _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, -1)
+    else:
+        _eval.evaluate(&st.cfg.ev, p.hand, &p.mi, tile, False, st.indicator, context, &r)
+        ok = r.win
+    p.hand[tile] -= 1
+    return ok
+
+
 cdef bint ron_locked(const HandState* st, int s, int tile) noexcept nogil:
     cdef const SeatState* p = &st.seat[s]
     if st.cfg.pass_ron_lock == LOCK_UNTIL_OWN_DISCARD:
@@ -198,7 +299,7 @@ cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_dra
     """Evaluate seat s's complete hand (the tile already in it) and log the win."""
     cdef EvalResult r
     cdef WinRec* w = &st.wins[st.n_winners]
-    _eval.evaluate(&st.cfg.ev, st.seat[s].hand, &st.seat[s].mi, tile, self_draw, -1,
+    _eval.evaluate(&st.cfg.ev, st.seat[s].hand, &st.seat[s].mi, tile, self_draw, st.indicator,
                    context, &r)
     st.n_winners += 1
     w.winner = s
@@ -209,6 +310,7 @@ cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_dra
     w.points = r.points
     w.received = 0
     w.category = r.category
+    w.hard = r.hard
     w.birds_hit = 0
     w.kind = (WIN_SELF_DRAW if context == _eval.CTX_NONE else WIN_GANGSHANGHUA) if self_draw else (
         WIN_DISCARD if context == _eval.CTX_NONE else
@@ -220,24 +322,29 @@ cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_dra
 cdef void self_draw_win(HandState* st, int s, int tile, int context) noexcept nogil:
     cdef WinRec* w = record_win(st, s, tile, -1, True, context)
     cdef int i, q, v
+    st.end = END_SELF_DRAW
+    if is_anhua(st):
+        return   # paid in settle_anhua, after the birds
     for i in range(1, 4):
         q = (s + i) & 3
         v = share(st, q, s, w.points, True)
         transfer(st, q, s, v, PAY_WIN)
         w.received += v
-    st.end = END_SELF_DRAW
 
 
-cdef void discard_win(HandState* st, int s, int tile, int discarder) noexcept nogil:
+cdef void discard_win(HandState* st, int s, int tile, int discarder, int context) noexcept nogil:
+    """A win on a discard (context CTX_NONE) or on a 補章 discard (CTX_GANGSHANGPAO)."""
     cdef WinRec* w
     cdef int v
     st.seat[s].hand[tile] += 1
-    w = record_win(st, s, tile, discarder, False, _eval.CTX_NONE)
+    w = record_win(st, s, tile, discarder, False, context)
     st.seat[s].hand[tile] -= 1   # the tile stays in the discarder's pool
+    st.end = END_DISCARD
+    if is_anhua(st):
+        return
     v = share(st, discarder, s, w.points, True)
     transfer(st, discarder, s, v, PAY_WIN)
     w.received = v
-    st.end = END_DISCARD
 
 
 cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogil:
@@ -247,6 +354,9 @@ cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogi
     st.seat[s].hand[tile] += 1
     w = record_win(st, s, tile, robbed, False, _eval.CTX_QIANGGANGHU)
     st.seat[s].hand[tile] -= 1
+    st.end = END_ROB_KONG
+    if is_anhua(st):
+        return
     if st.cfg.rob_kong_all:
         for i in range(1, 4):
             q = (s + i) & 3
@@ -257,7 +367,106 @@ cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogi
         v = share(st, robbed, s, w.points, True)
         transfer(st, robbed, s, v, PAY_WIN)
         w.received = v
-    st.end = END_ROB_KONG
+
+
+# ================================================================ Anhua: birds and payments
+
+cdef inline int bird_seat(int winner, int tile) noexcept nogil:
+    """Rank v points at seat winner + (v-1) mod 4: 1/5/9 the winner, 2/6 下家, 3/7 對家,
+    4/8 上家 (RULES §3.5)."""
+    return (winner + tile % 9) & 3
+
+
+cdef inline int anhua_amount(const HandState* st, int points, int factor_bits) noexcept nogil:
+    """points x 2^(birds on payer + birds on winner), capped by score_cap (> 0)."""
+    cdef int64_t v = (<int64_t>points) << factor_bits
+    if st.cfg.score_cap and v > st.cfg.score_cap:
+        v = st.cfg.score_cap
+    return <int>v
+
+
+cdef void settle_anhua(HandState* st) noexcept nogil:
+    """Turn the birds, then make every payment of the hand's win(s).
+
+    birds_hit of a win = the birds on its winner plus the birds on each seat whose bird
+    factor entered one of its payments: all birds for a self-draw (and for a robbed kong
+    paid in three shares), the winner's and the payer's for a win with one payer.
+    """
+    cdef int i, j, q, v, n = st.cfg.birds, left = live_left(&st.wall)
+    cdef int on[4]
+    cdef WinRec* w
+    if n > left:
+        n = left          # fewer if the wall runs out; none after a win with the last tile
+    if n > MAX_BIRDS:
+        n = MAX_BIRDS
+    for i in range(n):
+        st.birds[i] = draw_live(&st.wall)
+        st.n_birds += 1
+        log_event(st, EV_BIRD, bird_seat(st.wins[0].winner, st.birds[i]), st.birds[i], 0, 0)
+    for j in range(st.n_winners):
+        w = &st.wins[j]
+        on[0] = on[1] = on[2] = on[3] = 0
+        for i in range(st.n_birds):
+            on[bird_seat(w.winner, st.birds[i])] += 1
+        w.received = 0
+        if w.kind == WIN_SELF_DRAW or w.kind == WIN_GANGSHANGHUA or (
+                w.kind == WIN_ROB_KONG and st.cfg.rob_kong_all):
+            w.birds_hit = st.n_birds
+            for i in range(1, 4):
+                q = (w.winner + i) & 3
+                v = anhua_amount(st, w.points, on[q] + on[w.winner])
+                transfer(st, q if w.payer < 0 else w.payer, w.winner, v, PAY_WIN)
+                w.received += v
+        else:
+            w.birds_hit = on[w.winner] + on[w.payer]
+            v = anhua_amount(st, w.points, on[w.payer] + on[w.winner])
+            transfer(st, w.payer, w.winner, v, PAY_WIN)
+            w.received = v
+
+
+cdef bint special_start(HandState* st) noexcept nogil:
+    """特殊平胡 (RULES §3.3): from the dealer in play order, a seat whose wild category is in
+    instant_win_categories may declare; the first that does wins (each other seat pays
+    instant_win_score, no birds).  Asked once only: a seat that passes, or reaches such a
+    category later, never declares afterwards."""
+    cdef int i, s, q, cat, v
+    cdef WinRec* w
+    if st.cfg.instant_mask == 0:
+        return False
+    for i in range(4):
+        s = (st.dealer + i) & 3
+        cat = hand_category(st, st.seat[s].hand)
+        if cat == _eval.CAT_NONE or not (st.cfg.instant_mask >> cat) & 1:
+            continue
+        if not takes_win(st, s, -1, WIN_INSTANT):
+            log_event(st, EV_INSTANT, s, -1, cat, 0)
+            if st.aborted:
+                return True
+            continue
+        log_event(st, EV_INSTANT, s, -1, cat, 1)
+        w = &st.wins[0]
+        st.n_winners = 1
+        w.winner = s
+        w.payer = -1
+        w.tile = -1
+        w.pattern = _eval.P_PINGHU          # 特殊平胡
+        w.props = 1u << (_eval.PR_CATEGORY0 + cat)
+        w.points = st.cfg.instant_score
+        if st.cfg.score_cap and w.points > st.cfg.score_cap:
+            w.points = st.cfg.score_cap
+        w.received = 0
+        w.kind = WIN_INSTANT
+        w.category = cat
+        w.birds_hit = 0
+        w.hard = 0
+        log_event(st, EV_WIN, s, -1, -1, w.points)
+        for q in range(1, 4):
+            v = w.points
+            transfer(st, (s + q) & 3, s, v, PAY_WIN)
+            w.received += v
+        st.end = END_INSTANT
+        return True
+    return False
 
 
 # ================================================================ players: shared evaluation
@@ -282,28 +491,73 @@ cdef int useful_tiles(const HandState* st, const SeatState* p, uint8_t* hand,
     """As useful_tiles_all, with every kind's shanten from one shanten_neighbours call."""
     cdef int8_t after[34]
     cdef int k, n = 0
-    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, 1, after)
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, 1, after)
     for k in range(34):
         if after[k] < sh:
             n += available(st, p, k)
     return n
 
 
+cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
+                              const int8_t* sh_of) noexcept nogil:
+    """Anhua greedy: the wild to discard when that is the only way to be waiting on a
+    discard win (tenpai at face value with no wild or 單王 left, RULES §3.3), else -1.
+
+    Only asked when the hand holds a wild and some discard leaves it tenpai."""
+    cdef int8_t fv[34]
+    cdef int k, a = hand[st.wild_a], b = hand[st.wild_b], best = -1
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, fv)   # -1: face value
+    for k in range(27):
+        if not hand[k] or fv[k] != 0:
+            continue
+        if _eval.category_of(a - (k == st.wild_a), b - (k == st.wild_b)) > _eval.CAT_DAN:
+            continue
+        if not is_wild(st, k):
+            return -1        # a plain discard already waits on a discard win
+        if best < 0 or sh_of[k] < sh_of[best]:
+            best = k
+    return best
+
+
 cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                       int* out_sh, int* out_useful) noexcept nogil:
     """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles.
 
-    Remaining ties go to the highest kind (honors first: they connect least).
+    Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
+    count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
+    nothing else or discarding a wild is the only way to wait on a discard win.
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99
+    cdef bint skip_wilds = False
     cdef int8_t sh_of[34]
-    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, sh_of)
-    for k in range(34):
-        if hand[k] and sh_of[k] < best_sh:
-            best_sh = sh_of[k]
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, -1, sh_of)
+    if st.wild_a >= 0 and hand[st.wild_a] + hand[st.wild_b] > 0:
+        for k in range(34):
+            if hand[k] and sh_of[k] < min_all:
+                min_all = sh_of[k]
+            if hand[k] and not is_wild(st, k):
+                skip_wilds = True
+                if sh_of[k] < best_sh:
+                    best_sh = sh_of[k]
+        if skip_wilds and min_all <= 0:
+            w = wild_discard_for_ron(st, hand, mi, sh_of)
+            if w >= 0:
+                out_sh[0] = sh_of[w]
+                hand[w] -= 1
+                st.seen[w] += 1
+                out_useful[0] = useful_tiles(st, p, hand, mi, sh_of[w])
+                st.seen[w] -= 1
+                hand[w] += 1
+                return w
+        if not skip_wilds:
+            best_sh = 99
+    if not skip_wilds:
+        for k in range(34):
+            if hand[k] and sh_of[k] < best_sh:
+                best_sh = sh_of[k]
     for k in range(33, -1, -1):
-        if not hand[k] or sh_of[k] != best_sh:
+        if not hand[k] or sh_of[k] != best_sh or (skip_wilds and is_wild(st, k)):
             continue
         hand[k] -= 1
         st.seen[k] += 1        # the discard becomes visible
@@ -320,52 +574,112 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
 
 # ================================================================ players: own turn
 
-cdef int list_kongs(const HandState* st, int s, int drawn, int* kinds, int* types) noexcept nogil:
-    """Kongs seat s may declare now: concealed (four in hand) and added (RULES §2.1)."""
+cdef bint kong_allowed(HandState* st, int s, int k, int kong_type, int drawn,
+                      int source) noexcept nogil:
+    """Anhua (RULES §3.4): more than kong_min_wall - 1 live tiles left, and tenpai both
+    before the kong and after it (wilds as wilds).  "Before" is the 13-tile hand at the
+    start of the turn (the hand minus the drawn tile), for an exposed kong the hand that
+    faced the discard, for the dealer's first turn "some discard leaves it tenpai"."""
+    cdef SeatState* p = &st.seat[s]
+    cdef MeldInfo mi
+    cdef int before, after, taken
+    if not is_anhua(st):
+        return True
+    if live_left(&st.wall) < st.cfg.kong_min_wall:
+        return False
+    if source == SRC_DRAW and drawn >= 0 and kong_type != KONG_EXPOSED:
+        p.hand[drawn] -= 1
+        before = hand_shanten(st, p.hand, &p.mi)
+        p.hand[drawn] += 1
+    else:
+        before = hand_shanten(st, p.hand, &p.mi)
+    if before > 0:
+        return False
+    mi = p.mi
+    if kong_type == KONG_ADDED:
+        taken = 1
+        mi.counts[k] += 1
+    else:
+        taken = 4 if kong_type == KONG_CONCEALED else 3
+        mi.n += 1
+        mi.counts[k] += 4
+        mi.suit_mask |= suit_bit(k)
+        if kong_type == KONG_CONCEALED:
+            mi.has_concealed_kong = 1
+    p.hand[k] -= taken
+    after = hand_shanten(st, p.hand, &mi)
+    p.hand[k] += taken
+    return after <= 0
+
+
+cdef inline bint any_four(const uint8_t* hand) noexcept nogil:
+    """Does some kind have 4 copies?  Counts are 0..4, so a count is 4 iff its bit 2 is set."""
+    cdef uint64_t w[4]
+    memcpy(w, hand, 32)
+    return ((w[0] | w[1] | w[2] | w[3]) & 0x0404040404040404ULL) != 0 or hand[32] == 4 or hand[33] == 4
+
+
+cdef int list_kongs(HandState* st, int s, int drawn, int source, int* kinds,
+                    int* types) noexcept nogil:
+    """Kongs seat s may declare now: concealed (four in hand) and added (RULES §2.1; Anhua
+    §3.4 adds the tenpai and wall rules).  Each kind of kong is listed by ascending kind."""
     cdef const SeatState* p = &st.seat[s]
-    cdef int k, n = 0
-    for k in range(34):
-        if p.hand[k] == 4:
-            kinds[n] = k
-            types[n] = ACT_CONCEALED_KONG
-            n += 1
+    cdef int k, i, j, n = 0, n_pungs = 0
+    cdef int pungs[4]
+    if any_four(p.hand):
+        for k in range(34):
+            if p.hand[k] == 4 and kong_allowed(st, s, k, KONG_CONCEALED, drawn, source):
+                kinds[n] = k
+                types[n] = ACT_CONCEALED_KONG
+                n += 1
     if st.cfg.added_kong_on_draw_only:
-        if drawn >= 0 and find_pung(p, drawn) >= 0:
+        if drawn >= 0 and find_pung(p, drawn) >= 0 and kong_allowed(st, s, drawn, KONG_ADDED, drawn, source):
             kinds[n] = drawn
             types[n] = ACT_ADDED_KONG
             n += 1
     else:
-        for k in range(34):
-            if p.hand[k] and find_pung(p, k) >= 0:
-                kinds[n] = k
+        # the pungs whose fourth tile is in hand, in ascending kind
+        for i in range(p.n_melds):
+            k = p.melds[i].tiles[0]
+            if p.melds[i].kind != MELD_PUNG or not p.hand[k]:
+                continue
+            j = n_pungs
+            while j > 0 and pungs[j - 1] > k:
+                pungs[j] = pungs[j - 1]
+                j -= 1
+            pungs[j] = k
+            n_pungs += 1
+        for i in range(n_pungs):
+            if kong_allowed(st, s, pungs[i], KONG_ADDED, drawn, source):
+                kinds[n] = pungs[i]
                 types[n] = ACT_ADDED_KONG
                 n += 1
     return n
 
 
 cdef int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
-                     int* tile) noexcept nogil:
-    """Uniform over the distinct discards and the kongs."""
+                     int drawn, int* tile) noexcept nogil:
+    """Uniform over the distinct discards and the kongs (a locked hand: the drawn tile)."""
     cdef SeatState* p = &st.seat[s]
-    cdef int k, n = n_kongs, pick
-    for k in range(34):
-        n += p.hand[k] > 0
-    pick = rng_below(&st.rng, n)
+    cdef int k, n_held = 0, pick
+    cdef int held[34]
+    if p.locked:
+        held[0] = drawn
+        n_held = 1
+    else:
+        for k in range(34):     # the distinct kinds held, ascending (branch-free)
+            held[n_held] = k
+            n_held += p.hand[k] != 0
+    pick = rng_below(&st.rng, n_kongs + n_held)
     if pick < n_kongs:
         tile[0] = kinds[pick]
         return types[pick]
-    pick -= n_kongs
-    for k in range(34):
-        if p.hand[k]:
-            if pick == 0:
-                tile[0] = k
-                break
-            pick -= 1
+    tile[0] = held[pick - n_kongs]
     return ACT_DISCARD
 
 
 cdef int greedy_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
-                     int* tile) noexcept nogil:
+                     int drawn, int* tile) noexcept nogil:
     """Kong when the shanten does not get worse; otherwise the best discard."""
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
@@ -391,30 +705,36 @@ cdef int greedy_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
             if after <= before:
                 tile[0] = k
                 return types[i]
+    if p.locked:
+        tile[0] = drawn
+        return ACT_DISCARD
     tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, &useful)
     return ACT_DISCARD
 
 
 cdef int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noexcept nogil:
-    cdef int kinds[8]
-    cdef int types[8]
+    cdef int kinds[34]
+    cdef int types[34]
     cdef int n = 0, sh, useful
     if source != SRC_CLAIM:
-        n = list_kongs(st, s, drawn, kinds, types)
+        n = list_kongs(st, s, drawn, source, kinds, types)
     if st.cfg.players[s] == PLAYER_PYTHON:
-        return python_turn(st, s, n, kinds, types, tile)
-    return builtin_turn(st, s, st.cfg.players[s], n, kinds, types, tile)
+        return python_turn(st, s, n, kinds, types, drawn, tile)
+    return builtin_turn(st, s, st.cfg.players[s], n, kinds, types, drawn, tile)
 
 
 cdef int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
-                      const int* types, int* tile) noexcept nogil:
+                      const int* types, int drawn, int* tile) noexcept nogil:
     if player == PLAYER_RANDOM:
-        return random_turn(st, s, n_kongs, kinds, types, tile)
-    return greedy_turn(st, s, n_kongs, kinds, types, tile)
+        return random_turn(st, s, n_kongs, kinds, types, drawn, tile)
+    return greedy_turn(st, s, n_kongs, kinds, types, drawn, tile)
 
 
-cdef bint builtin_takes_win(const HandState* st, int s, int player, int kind) noexcept nogil:
-    """Every built-in player takes a legal win, except the test player's first discard win."""
+cdef bint builtin_takes_win(HandState* st, int s, int player, int kind) noexcept nogil:
+    """Every built-in player takes a legal win, except the test player's first discard win;
+    the special start is a choice: random declares with probability 1/2."""
+    if kind == WIN_INSTANT:
+        return player != PLAYER_RANDOM or rng_below(&st.rng, 2) == 0
     return kind != WIN_DISCARD or player != PLAYER_GREEDY_PASS_ONCE or st.seat[s].passed_wins > 0
 
 
@@ -426,14 +746,17 @@ cdef bint takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
 
 # ================================================================ players: claims
 
-cdef int list_calls(const HandState* st, int s, int tile, int discarder, Call* calls) noexcept nogil:
-    """Pung / exposed kong from anyone; chow only from 上家 (honor runs with honor_chow)."""
+cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) noexcept nogil:
+    """Pung / exposed kong from anyone; chow only from 上家 (honor runs with honor_chow).
+    Anhua: the exposed kong under the tenpai and wall rules; a locked hand calls nothing."""
     cdef const uint8_t* h = st.seat[s].hand
     cdef int n = 0, a, b, lo, r
+    if st.seat[s].locked:
+        return 0
     if h[tile] >= 2:
         calls[n].type = CALL_PUNG
         n += 1
-    if h[tile] == 3:
+    if h[tile] == 3 and kong_allowed(st, s, tile, KONG_EXPOSED, -1, SRC_CLAIM):
         calls[n].type = CALL_KONG
         n += 1
     if s != ((discarder + 1) & 3):
@@ -571,19 +894,22 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
                      Event* events) noexcept nogil:
     cdef uint8_t physical[MAX_WALL]
     cdef uint8_t dealt[4][14]
-    cdef int s, i, d, dealer = session.dealer
+    cdef int s, i, d, dealer = session.dealer, n = cfg.n_tiles
     memset(st, 0, sizeof(HandState))
     st.cfg = cfg
     st.events = events
     st.dealer = dealer
     st.last_drawer = -1
     st.next_dealer = dealer
+    st.indicator = -1
+    st.wild_a = -1
+    st.wild_b = -1
     rng_seed(&st.rng, seed, hand_index)
     if scripted_wall != NULL:
-        memcpy(physical, scripted_wall, 136)
+        memcpy(physical, scripted_wall, n)
     else:
-        fill_tiles(physical, 136)
-        shuffle_tiles(physical, 136, &st.rng)
+        fill_tiles(physical, n)
+        shuffle_tiles(physical, n, &st.rng)
     d = throw_dice(&st.rng, st.dice)
     if scripted_dice:
         st.dice[0] = scripted_dice // 2
@@ -593,12 +919,18 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
         # always four draws, so the RNG stream after this does not depend on fire odds
         st.fire[s] = decide_fire(cfg.fire[s], session.fire_hands[s], cfg.fire_min_hands,
                                  rng_uniform(&st.rng))
-    wall_build(&st.wall, physical, 136, cfg.wall_model, dealer, d)
+    wall_build(&st.wall, physical, n, cfg.wall_model, dealer, d)
     wall_deal(&st.wall, dealer, dealt)
     memcpy(st.opening, dealt, sizeof(dealt))
     for s in range(4):
         for i in range(14 if s == dealer else 13):
             st.seat[s].hand[dealt[s][i]] += 1
+    if cfg.game == _eval.GAME_ANHUA:
+        # RULES §3.1: the next live tile is turned up and set aside (never drawn)
+        st.indicator = draw_live(&st.wall)
+        _eval.wild_kinds(st.indicator, &st.wild_a, &st.wild_b)
+        st.seen[st.indicator] += 1
+        log_event(st, EV_INDICATOR, -1, st.indicator, 0, 0)
 
 
 cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
@@ -613,7 +945,7 @@ cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
     return t
 
 
-cdef void discard_tile(HandState* st, int s, int t) noexcept nogil:
+cdef void discard_tile(HandState* st, int s, int t, int buzhang) noexcept nogil:
     cdef SeatState* p = &st.seat[s]
     p.hand[t] -= 1
     if p.n_discards < MAX_DISCARDS:
@@ -623,7 +955,7 @@ cdef void discard_tile(HandState* st, int s, int t) noexcept nogil:
     # 漏胡 ends with the seat's own discard
     p.ron_locked = 0
     memset(p.lock_kind, 0, 34)
-    log_event(st, EV_DISCARD, s, t, 0, 0)
+    log_event(st, EV_DISCARD, s, t, buzhang, 0)
 
 
 cdef void take_from_pool(HandState* st, int discarder) noexcept nogil:
@@ -635,7 +967,9 @@ cdef bint try_rob_kong(HandState* st, int s, int t) noexcept nogil:
     cdef int i, q
     for i in range(1, 4):
         q = (s + i) & 3
-        if can_win_with(st, q, t) and takes_win(st, q, t, WIN_ROB_KONG):
+        if is_anhua(st) and (ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_QIANGGANGHU)):
+            continue
+        if (is_anhua(st) or can_win_with(st, q, t)) and takes_win(st, q, t, WIN_ROB_KONG):
             if st.n_winners == 0:
                 log_event(st, EV_ROBBED, s, t, 0, 0)
             rob_kong_win(st, q, t, s)
@@ -648,10 +982,10 @@ cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nog
     cdef int i, q
     for i in range(1, 4):
         q = (discarder + i) & 3
-        if not can_win_with(st, q, t) or ron_locked(st, q, t):
+        if ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE):
             continue
         if takes_win(st, q, t, WIN_DISCARD):
-            discard_win(st, q, t, discarder)
+            discard_win(st, q, t, discarder, _eval.CTX_NONE)
             if not st.cfg.multiple_ron:
                 break
         else:
@@ -728,6 +1062,96 @@ cdef void declare_added_kong(HandState* st, int s, int k) noexcept nogil:
     pay_kong(st, s, KONG_ADDED, -1)
 
 
+cdef int buzhang(HandState* st, int s) noexcept nogil:
+    """補章 after seat s's kong (RULES §3.4) -> 1 the hand is won (or aborted), 0 no win (the
+    tiles were discarded and the hand is locked), -1 no live tile was left to take.
+
+    The best winning tile (highest score) among the buzhang_tiles taken is a 槓上花
+    self-draw, the others are set aside.  Otherwise every tile is discarded in order, and
+    each other seat, from s's 下家 in play order, may win on its best one (槓上炮).
+    """
+    cdef SeatState* p = &st.seat[s]
+    cdef uint8_t tiles[MAX_BUZHANG]
+    cdef int i, j, m = 0, t, q, best, best_pts, packed = 0
+    cdef EvalResult r
+    for i in range(st.cfg.buzhang_tiles):
+        t = draw_live(&st.wall)
+        if t < 0:
+            break
+        tiles[m] = t
+        packed |= t << (5 * m)
+        m += 1
+        st.draws += 1
+        st.live_draws += 1
+        st.last_drawer = s
+    if m == 0:
+        return -1
+    st.buzhangs += 1
+    log_event(st, EV_BUZHANG, s, -1, m, packed)
+    # 槓上花: the highest-scoring tile that completes the hand (first one on a tie)
+    best = -1
+    best_pts = 0
+    for i in range(m):
+        t = tiles[i]
+        p.hand[t] += 1
+        if _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, st.indicator):
+            _eval.evaluate(&st.cfg.ev, p.hand, &p.mi, t, True, st.indicator,
+                           _eval.CTX_GANGSHANGHUA, &r)
+            if r.win and (best < 0 or r.points > best_pts):
+                best = i
+                best_pts = r.points
+        p.hand[t] -= 1
+    if best >= 0:
+        if takes_win(st, s, tiles[best], WIN_GANGSHANGHUA):
+            p.hand[tiles[best]] += 1
+            self_draw_win(st, s, tiles[best], _eval.CTX_GANGSHANGHUA)
+            for i in range(m):
+                if i != best:
+                    st.aside[st.n_aside] = tiles[i]
+                    st.n_aside += 1
+            return 1
+        if st.aborted:
+            return 1
+    # no win: all are discarded in order; they can only be won on
+    for i in range(m):
+        p.hand[tiles[i]] += 1
+        discard_tile(st, s, tiles[i], 1)
+    p.locked = 1
+    log_event(st, EV_LOCKED, s, -1, 0, 0)
+    for j in range(1, 4):
+        q = (s + j) & 3
+        best = -1
+        best_pts = 0
+        for i in range(m):
+            t = tiles[i]
+            if ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_GANGSHANGPAO):
+                continue
+            st.seat[q].hand[t] += 1
+            _eval.evaluate(&st.cfg.ev, st.seat[q].hand, &st.seat[q].mi, t, False, st.indicator,
+                           _eval.CTX_GANGSHANGPAO, &r)
+            st.seat[q].hand[t] -= 1
+            if best < 0 or r.points > best_pts:
+                best = i
+                best_pts = r.points
+        if best < 0:
+            continue
+        if takes_win(st, q, tiles[best], WIN_GANGSHANGPAO):
+            discard_win(st, q, tiles[best], s, _eval.CTX_GANGSHANGPAO)
+            if not st.cfg.multiple_ron:
+                break
+        else:
+            if st.aborted:
+                return 1
+            log_event(st, EV_PASS_WIN, q, tiles[best], s, 0)
+            st.seat[q].passed_wins += 1
+            for i in range(m):
+                if not ron_locked(st, q, tiles[i]) and can_win_on(st, q, tiles[i], _eval.CTX_GANGSHANGPAO):
+                    lock_after_pass(st, q, tiles[i])
+    if st.n_winners or st.aborted:
+        return 1
+    return 0
+
+
 cdef void finish_draw(HandState* st) noexcept nogil:
     st.end = END_DRAW
     log_event(st, EV_EXHAUSTED, st.last_drawer, -1, 0, 0)
@@ -763,12 +1187,16 @@ cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil:
-    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard
+    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard, b
     cdef Call call
     setup_hand(st, cfg, seed, hand_index, session, scripted_wall, scripted_dice, events)
+    if cfg.game == _eval.GAME_ANHUA and special_start(st):
+        if st.n_winners and not st.aborted:
+            finish_win(st)
+        return
     for guard in range(1000):   # a hand has at most ~140 turns; the bound only guards bugs
         # ---- seat s holds 3n+2 tiles
-        if source != SRC_CLAIM and _eval.is_complete(&cfg.ev, st.seat[s].hand, &st.seat[s].mi, -1) \
+        if source != SRC_CLAIM and _eval.is_complete(&cfg.ev, st.seat[s].hand, &st.seat[s].mi, st.indicator) \
                 and takes_win(st, s, drawn, WIN_SELF_DRAW):
             self_draw_win(st, s, drawn,
                           _eval.CTX_GANGSHANGHUA if source == SRC_REPLACEMENT else _eval.CTX_NONE)
@@ -783,13 +1211,25 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
                 declare_added_kong(st, s, t)
             else:
                 declare_concealed_kong(st, s, t)
+            if cfg.game == _eval.GAME_ANHUA:
+                b = buzhang(st, s)
+                if b > 0:
+                    break
+                # no win: the 補章 discards end s's turn, 下家 draws as usual
+                s = (s + 1) & 3
+                drawn = draw_tile(st, s, False) if b == 0 else -1
+                if drawn < 0:
+                    finish_draw(st)
+                    break
+                source = SRC_DRAW
+                continue
             drawn = draw_tile(st, s, True)
             if drawn < 0:
                 finish_draw(st)
                 break
             source = SRC_REPLACEMENT
             continue
-        discard_tile(st, s, t)
+        discard_tile(st, s, t, 0)
         # ---- the other three may claim t
         if resolve_discard_wins(st, s, t) or st.aborted:
             break
@@ -799,7 +1239,17 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
         if q >= 0:
             apply_call(st, q, t, s, &call)
             s = q
-            if call.type == CALL_KONG:
+            if call.type == CALL_KONG and cfg.game == _eval.GAME_ANHUA:
+                b = buzhang(st, s)
+                if b > 0:
+                    break
+                s = (s + 1) & 3
+                drawn = draw_tile(st, s, False) if b == 0 else -1
+                if drawn < 0:
+                    finish_draw(st)
+                    break
+                source = SRC_DRAW
+            elif call.type == CALL_KONG:
                 drawn = draw_tile(st, s, True)
                 if drawn < 0:
                     finish_draw(st)
@@ -816,6 +1266,8 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
             break
         source = SRC_DRAW
     if st.n_winners and not st.aborted:
+        if cfg.game == _eval.GAME_ANHUA:
+            settle_anhua(st)
         finish_win(st)
 
 
@@ -885,13 +1337,38 @@ cdef class TableView:
         return live_left(&self.st.wall)
 
     @property
+    def drawn(self):
+        """On a turn: the tile just drawn (None after a claim or on the dealer's first turn).
+        A locked hand (Anhua) must discard it unless it kongs."""
+        self._check()
+        return None if self.ask != ASK_TURN or self.tile < 0 else self.tile
+
+    @property
+    def wild_indicator(self):
+        """Anhua: the turned-up tile's kind (None under Wanzai)."""
+        self._check()
+        return None if self.st.indicator < 0 else self.st.indicator
+
+    @property
+    def wilds(self):
+        """Anhua: the two wild kinds (indicator kind, next rank); () under Wanzai."""
+        self._check()
+        return () if self.st.wild_a < 0 else (self.st.wild_a, self.st.wild_b)
+
+    @property
+    def locked(self):
+        """Per seat: is its hand locked after a 補章 (Anhua)?"""
+        self._check()
+        return [bool(self.st.seat[q].locked) for q in range(4)]
+
+    @property
     def scores(self):
         """Net score of each seat so far in this hand (kong payments)."""
         self._check()
         return [self.st.deltas[q] for q in range(4)]
 
     def shanten(self):
-        """Shanten of this seat's concealed hand over every hand form."""
+        """Shanten of this seat's concealed hand over every hand form (wilds as wilds)."""
         self._check()
         return hand_shanten(self.st, self.st.seat[self.seat].hand, &self.st.seat[self.seat].mi)
 
@@ -905,7 +1382,7 @@ cdef class TableView:
         if self.ask == ASK_CALL:
             action = builtin_call(self.st, self.seat, code, self.tile, self.calls, self.n)
             return None if action < 0 else action
-        action = builtin_turn(self.st, self.seat, code, self.n, self.kinds, self.types, &t)
+        action = builtin_turn(self.st, self.seat, code, self.n, self.kinds, self.types, self.tile, &t)
         return (TURN_NAMES[action], t)
 
 
@@ -932,13 +1409,16 @@ cdef void _fail(HandState* st, exc) noexcept:
 
 
 cdef int python_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
-                     int* tile) noexcept nogil:
+                     int drawn, int* tile) noexcept nogil:
     cdef int i, k
     with gil:
         view = _view(st, s, ASK_TURN)
-        view.n, view.kinds, view.types = n_kongs, kinds, types
+        view.n, view.kinds, view.types, view.tile = n_kongs, kinds, types, drawn
         options = [(TURN_NAMES[types[i]], kinds[i]) for i in range(n_kongs)]
-        options += [("discard", k) for k in range(34) if st.seat[s].hand[k]]
+        if st.seat[s].locked:
+            options.append(("discard", drawn))   # a locked hand discards what it drew
+        else:
+            options += [("discard", k) for k in range(34) if st.seat[s].hand[k]]
         try:
             choice = tuple(_player(st, s).turn(view, options))
             if choice not in options:
@@ -976,7 +1456,7 @@ cdef bint python_takes_win(HandState* st, int s, int tile, int kind) noexcept no
         view = _view(st, s, ASK_WIN)
         view.tile, view.win_kind = tile, kind
         try:
-            take = bool(_player(st, s).win(view, tile, ("self_draw", "discard", "rob_kong")[kind]))
+            take = bool(_player(st, s).win(view, None if tile < 0 else tile, WIN_KIND_NAMES[kind]))
         except BaseException as e:
             _fail(st, e)
             take = False
@@ -987,8 +1467,12 @@ cdef bint python_takes_win(HandState* st, int s, int tile, int kind) noexcept no
 
 # ================================================================ Python face
 
+CATEGORY_NAMES = (None, "dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
+CONTEXT_NAMES = (None, "gangshanghua", "qiangganghu", "gangshangpao")
+
+
 cdef class NativeGame:
-    """A validated Wanzai configuration and four players (built by mjsim.game).
+    """A validated configuration (Wanzai or Anhua) and four players (built by mjsim.game).
 
     `players` holds a built-in player code per seat, or a Python player object
     (PLAYER_PYTHON is then used for that seat).
@@ -1002,29 +1486,65 @@ cdef class NativeGame:
         self.py_context = (tuple(None if isinstance(x, int) else x for x in players), [])
         self.cfg.py_context = <void*>self.py_context
         players = [x if isinstance(x, int) else PLAYER_PYTHON for x in players]
-        self.cfg.ev.game = _eval.GAME_WANZAI
-        self.cfg.ev.base = p["base"]
-        for i, (discard, self_) in enumerate(p["values"]):
-            self.cfg.ev.values[i][0] = discard
-            self.cfg.ev.values[i][1] = self_
         self.cfg.wall_model = WALL_TABLE if p["wall_model"] == "table" else WALL_FLAT
-        self.cfg.honor_chow = p["honor_chow"]
         self.cfg.multiple_ron = p["multiple_ron"]
-        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
-        self.cfg.kong_pay_on_draw = p["kong_pay_on_draw"]
-        self.cfg.dealer_pays_double = p["dealer_pays_double"]
         self.cfg.pass_ron_lock = ("none", "until_own_discard",
                                   "same_kind_until_own_discard").index(p["pass_ron_lock"])
         self.cfg.rob_kong_all = p["rob_kong_pays"] == "all"
         self.cfg.dealer_next_winner = p["dealer_next"] == "winner"
         self.cfg.dealer_on_draw = ("stay", "next", "last_drawer").index(p["dealer_on_draw"])
+        self.cfg.ev.base = p["base"]
+        for i in range(4):
+            self.cfg.players[i] = players[i]
+        if p["rules"] == "anhua":
+            self._init_anhua(p)
+            return
+        self.cfg.game = _eval.GAME_WANZAI
+        self.cfg.n_tiles = 136
+        self.cfg.ev.game = _eval.GAME_WANZAI
+        for i, (discard, self_) in enumerate(p["values"]):
+            self.cfg.ev.values[i][0] = discard
+            self.cfg.ev.values[i][1] = self_
+        self.cfg.honor_chow = p["honor_chow"]
+        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
+        self.cfg.kong_pay_on_draw = p["kong_pay_on_draw"]
+        self.cfg.dealer_pays_double = p["dealer_pays_double"]
         for i in range(4):
             self.cfg.fire[i] = p["fire"][i]
             self.cfg.piao[i] = p["piao"][i]
-            self.cfg.players[i] = players[i]
         self.cfg.fire_min_hands = p["fire_min_hands"]
         for i, name in enumerate(KONG_NAMES):
             self.cfg.kong_values[i] = p["kong_values"][name]
+
+    def _init_anhua(self, dict p):
+        """RULES §3; the evaluator part mirrors engine.core_config.  No honors (so no honor
+        chows), added kongs with any held tile, no kong payments, fire, piao or dealer
+        doubling (all zero)."""
+        cdef int i
+        m = p["multipliers"]
+        self.cfg.game = _eval.GAME_ANHUA
+        self.cfg.n_tiles = 108
+        self.cfg.ev.game = _eval.GAME_ANHUA
+        self.cfg.ev.pair_258 = p["pair_258"]
+        self.cfg.ev.hard_if_natural = p["hard_if_natural"]
+        self.cfg.ev.score_cap = p["score_cap"]
+        self.cfg.ev.m_hard = m["yingzhuang"]
+        self.cfg.ev.m_soft = m["pinghu"]
+        for i in range(1, 6):
+            self.cfg.ev.m_cat[i] = m[CATEGORY_NAMES[i]]
+        self.cfg.ev.m_qingyise = m["qingyise"]
+        self.cfg.ev.m_xiaoqidui = m["xiaoqidui"]
+        for i in range(1, 4):
+            self.cfg.ev.m_ctx[i] = m[CONTEXT_NAMES[i]]
+        self.cfg.fire_min_hands = 1
+        self.cfg.kong_pay_on_draw = 1
+        for name in p["instant_win_categories"]:
+            self.cfg.instant_mask |= 1 << CATEGORY_NAMES.index(name)
+        self.cfg.instant_score = p["instant_win_score"]
+        self.cfg.kong_min_wall = p["kong_min_wall"]
+        self.cfg.buzhang_tiles = p["buzhang_tiles"]
+        self.cfg.birds = p["birds"]
+        self.cfg.score_cap = p["score_cap"]
 
     def play(self, unsigned long long seed, unsigned long long hand_index, int dealer,
              bint log, wall=None, int dice=0, fire_hands=(0, 0, 0, 0)):
@@ -1037,7 +1557,7 @@ cdef class NativeGame:
         cdef int i, s, k
         cdef SeatState* p
         if wall is not None:
-            for i in range(136):
+            for i in range(self.cfg.n_tiles):
                 scripted[i] = wall[i]
             script = scripted
         session.dealer = dealer
@@ -1055,6 +1575,7 @@ cdef class NativeGame:
                 melds=[(p.melds[i].kind, [p.melds[i].tiles[k] for k in range(p.melds[i].n)],
                         p.melds[i].from_seat) for i in range(p.n_melds)],
                 discards=[p.discards[i] for i in range(p.n_discards)],
+                locked=bool(p.locked),
             ))
         return dict(
             dealer=st.dealer, dice=(st.dice[0], st.dice[1]),
@@ -1064,11 +1585,17 @@ cdef class NativeGame:
             events=[(events[i].type, events[i].seat, events[i].tile, events[i].aux,
                      events[i].value) for i in range(st.n_events)],
             seats=seats,
-            wall=[st.wall.tiles[i] for i in range(136) if not st.wall.taken[i]],
+            wall=[st.wall.tiles[i] for i in range(st.wall.n) if not st.wall.taken[i]],
             deltas=[st.deltas[s] for s in range(4)],
             wins=[(st.wins[i].winner, st.wins[i].payer, st.wins[i].tile, st.wins[i].pattern,
-                   st.wins[i].props, st.wins[i].points, st.wins[i].received, st.wins[i].kind)
+                   st.wins[i].props, st.wins[i].points, st.wins[i].received, st.wins[i].kind,
+                   st.wins[i].category, st.wins[i].birds_hit, bool(st.wins[i].hard))
                   for i in range(st.n_winners)],
+            indicator=st.indicator,
+            wilds=() if st.wild_a < 0 else (st.wild_a, st.wild_b),
+            birds=[st.birds[i] for i in range(st.n_birds)],
+            aside=[st.aside[i] for i in range(st.n_aside)],
+            buzhangs=st.buzhangs,
             end=st.end, next_dealer=st.next_dealer, draws=st.draws,
             kongs=[st.kongs[i] for i in range(3)],
         )
@@ -1080,14 +1607,18 @@ cdef class NativeGame:
             errors.clear()
             raise exc
 
-    def _useful_tiles(self, counts, pungs=()):
+    def _useful_tiles(self, counts, pungs=(), int indicator=-1):
         """Test shim: (filtered, every kind tried) useful-tile counts of a 3n+1 hand with
-        the given pungs declared and nothing seen."""
+        the given pungs declared and nothing seen (Anhua: wilds of `indicator`)."""
         cdef HandState st
         cdef SeatState* p
         cdef int k, sh
         memset(&st, 0, sizeof(HandState))
         st.cfg = &self.cfg
+        st.indicator = indicator
+        _eval.wild_kinds(indicator, &st.wild_a, &st.wild_b)
+        if indicator >= 0:
+            st.seen[indicator] += 1     # the turned-up tile, as in a hand
         p = &st.seat[0]
         for k in range(34):
             p.hand[k] = counts[k]
@@ -1135,6 +1666,7 @@ cdef class NativeGame:
             received=np.zeros(count * MAX_WINNERS, np.int32),
         )
         cdef int8_t[::1] h_dealer = hands["dealer"], h_dice = hands["dice"]
+        cdef int8_t[::1] h_wild = hands["wild_indicator"]
         cdef uint8_t[::1] h_end = hands["end"]
         cdef int16_t[::1] h_draws = hands["draws"], h_left = hands["wall_left"]
         cdef int8_t[::1] h_nw = hands["n_winners"], h_ke = hands["kongs_exposed"]
@@ -1156,6 +1688,7 @@ cdef class NativeGame:
                 play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
                 h_dealer[h] = st.dealer
                 h_dice[h] = st.dice[0] + st.dice[1]
+                h_wild[h] = st.indicator
                 h_end[h] = st.n_winners > 0
                 h_draws[h] = st.live_draws
                 h_left[h] = live_left(&st.wall)
@@ -1170,7 +1703,7 @@ cdef class NativeGame:
                     w = &st.wins[i]
                     w_hand[n_wins] = start + h
                     w_winner[n_wins] = w.winner
-                    w_disc[n_wins] = -1 if w.kind == WIN_SELF_DRAW or w.kind == WIN_GANGSHANGHUA else w.payer
+                    w_disc[n_wins] = w.payer if w.kind == WIN_DISCARD or w.kind == WIN_ROB_KONG or w.kind == WIN_GANGSHANGPAO else -1
                     w_kind[n_wins] = w.kind
                     w_pattern[n_wins] = w.pattern
                     w_props[n_wins] = w.props

@@ -1,4 +1,4 @@
-"""Play Wanzai hands natively: one readable hand (`play`) or many (`simulate_chunk`).
+"""Play Wanzai and Anhua hands natively: one readable hand (`play`) or many (`simulate_chunk`).
 
 A hand is fully determined by (rules, players, master seed, hand index, session length):
 sessions are blocks of `session_hands` consecutive indices that carry the dealer and fire
@@ -8,6 +8,7 @@ loop (`_game.pyx`) trusts its inputs.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ KONG_NAMES = _game.KONG_NAMES
 PAY_NAMES = _game.PAY_NAMES
 
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
+assert WIN_KINDS == _game.WIN_KIND_NAMES
 
 __all__ = ["PLAYERS", "WIN_KINDS", "Event", "HandRecord", "Win", "play", "simulate_chunk", "simulate_hands"]
 
@@ -33,11 +35,15 @@ __all__ = ["PLAYERS", "WIN_KINDS", "Event", "HandRecord", "Win", "play", "simula
 class Event:
     """One step of a hand. `kind` is one of EVENT_NAMES; unused fields are None.
 
-    draw: seat, tile, replacement | discard: seat, tile | pung/chow: seat, tile, from_seat
-    (chow: `tiles` the two from hand) | kong: seat, tile, kong (added/exposed/concealed),
-    from_seat (exposed) | robbed: seat (the robbed player), tile | win: seat, tile,
-    from_seat (None = self-draw), points | payment: seat (payer), to_seat, amount, reason |
-    pass_win: seat, tile | exhausted: seat (last drawer).
+    draw: seat, tile, replacement | discard: seat, tile (buzhang=True: one of a 補章's
+    tiles) | pung/chow: seat, tile, from_seat (chow: `tiles` the two from hand) | kong: seat,
+    tile, kong (added/exposed/concealed), from_seat (exposed) | robbed: seat (the robbed
+    player), tile | win: seat, tile (None: special start), from_seat (None = self-draw),
+    points | payment: seat (payer), to_seat, amount, reason | pass_win: seat, tile, from_seat
+    | exhausted: seat (last drawer).
+    Anhua: indicator: tile (the turned-up tile) | instant: seat, category, declared (the
+    special start offered to a seat) | buzhang: seat, tiles (taken after its kong) |
+    locked: seat | bird: tile, to_seat (the seat it points at for the first winner).
     """
 
     kind: str
@@ -51,6 +57,9 @@ class Event:
     tiles: str | None = None
     replacement: bool | None = None
     points: int | None = None
+    buzhang: bool | None = None
+    category: str | None = None
+    declared: bool | None = None
 
     def __str__(self) -> str:
         parts = [self.kind] + [f"{k}={v}" for k, v in self.__dict__.items() if k != "kind" and v is not None]
@@ -59,14 +68,35 @@ class Event:
 
 @dataclass(frozen=True)
 class Win:
+    """One win.  `factors` are named (name, value) pairs whose product is what one payer
+    pays (before `score_cap`, see `capped`):
+    - Wanzai: [(pattern, value)] (+ ("base", base) when base != 1); fire, dealer doubling
+      and piao are payment-level (see the payment events).
+    - Anhua: ("base", b) when b != 1, ("yingzhuang", 4) or ("pinghu", 1) with the wild
+      category's factor (平胡 only), then ("qingyise", 2), ("xiaoqidui", 2), the context
+      (gangshanghua / qiangganghu / gangshangpao), and ("bird", 2^n) when birds double the
+      payment.  With one payer n counts the birds on the payer and the winner; when
+      several seats pay (self-draw, robbed kong paying all shares) n counts the birds on
+      the winner, and the birds on each payer are in `payments`.  Special start:
+      [("instant", instant_win_score)].
+    `payments` (Anhua): (payer, amount, bird factor) per payment.
+    """
+
     winner: int
     payer: int | None          # None: self-draw, everyone pays
     tile: str | None
     pattern: str
     properties: frozenset
-    points: int                # per paying player before fire / dealer / piao
+    points: int                # per paying player before fire / dealer / piao / birds
     received: int              # what the winner actually received for this win
     kind: str = "self_draw"    # one of WIN_KINDS
+    category: str | None = None        # Anhua wild category of the winning hand
+    hard: bool = False                 # Anhua: scored as 硬莊
+    birds_hit: int = 0                 # birds on the winner or on a seat paying this win
+    bird_seats: tuple[int, ...] = ()   # Anhua: the seat each bird points at, for this winner
+    factors: tuple[tuple[str, int], ...] = ()
+    capped: int | None = None          # the score_cap that lowered some payment, if any
+    payments: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,13 +118,18 @@ class HandRecord:
     kongs: dict = field(default_factory=dict)
     hand_index: int = 0
     session_hands: int = 1
+    # Anhua (RULES §3); empty / None under Wanzai
+    wild_indicator: str | None = None  # the turned-up tile
+    wilds: tuple[str, ...] = ()        # the two wild kinds: the indicator's and the next rank
+    buzhang: tuple[tuple[int, str], ...] = ()  # (kong seat, tiles taken) per 補章 (from the events: log=True)
+    locked: tuple[int, ...] = ()       # seats whose hand was locked after a 補章
+    birds: tuple[str, ...] = ()        # bird tiles (each win's bird_seats map them to seats)
+    set_aside: str = ""                # 補章 tiles not used by a 槓上花 win
 
 
 def _native(rules: Rules, players) -> _game.NativeGame:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules (Rules.load('wanzai')), got {type(rules).__name__}")
-    if rules.game != "wanzai":
-        raise ValueError(f"the native hand loop plays Wanzai only for now, not {rules.game!r}")
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ValueError(f"players must be a sequence of 4 player names, got {players!r}")
     if len(players) != 4:
@@ -111,7 +146,8 @@ def _native(rules: Rules, players) -> _game.NativeGame:
             raise ValueError(f"seat {i}: a player is a name ({', '.join(PLAYERS)}) or an object with "
                              f"turn/claim/win methods (mjsim.players.Player), got {player!r}")
     params = rules.as_dict()
-    params["values"] = [tuple(params["values"][i]) for i in WANZAI_VALUE_IDS]
+    if rules.game == "wanzai":
+        params["values"] = [tuple(params["values"][i]) for i in WANZAI_VALUE_IDS]
     return _game.NativeGame(params, codes)
 
 
@@ -141,8 +177,22 @@ def _event(e) -> Event:
     t = kind_name(tile) if tile >= 0 else None
     if name == "draw":
         return Event(name, seat, t, replacement=bool(aux))
-    if name in ("discard", "robbed", "pass_win"):
+    if name == "discard":
+        return Event(name, seat, t, buzhang=True if aux else None)
+    if name == "pass_win":
+        return Event(name, seat, t, from_seat=aux if aux >= 0 and t is not None else None)
+    if name == "robbed":
         return Event(name, seat, t)
+    if name == "indicator":
+        return Event(name, tile=t)
+    if name == "instant":
+        return Event(name, seat, category=_core.CATEGORIES[aux], declared=bool(value))
+    if name == "buzhang":
+        return Event(name, seat, tiles=format_tiles(_unpack(value, aux), sort=False))  # in drawing order
+    if name == "locked":
+        return Event(name, seat)
+    if name == "bird":
+        return Event(name, tile=t, to_seat=seat)
     if name == "pung":
         return Event(name, seat, t, from_seat=aux)
     if name == "chow":
@@ -154,6 +204,55 @@ def _event(e) -> Event:
     if name == "payment":
         return Event(name, seat, to_seat=aux if aux >= 0 else None, amount=value, reason=PAY_NAMES[tile])
     return Event(name, seat if seat >= 0 else None)
+
+
+def _unpack(value: int, n: int) -> list[int]:
+    return [(value >> (5 * i)) & 31 for i in range(n)]
+
+
+def _win_factors(rules: Rules, pattern: int, props: int, points: int, kind: str, hard: bool,
+                 category: int) -> list[tuple[str, int]]:
+    """The score's named factors (no birds): their product is `points` unless capped."""
+    base = rules["base"]
+    out = [("base", base)] if base != 1 else []
+    if rules.game == "wanzai":
+        return [(_core.PATTERNS[pattern], points // base)] + out
+    if kind == "instant":
+        return [("instant", rules["instant_win_score"])]
+    m = rules["multipliers"]
+    names = _core.property_names(props)
+    if hard:
+        out.append(("yingzhuang", m["yingzhuang"]))
+    else:
+        out.append(("pinghu", m["pinghu"]))
+        if category:
+            out.append((_core.CATEGORIES[category], m[_core.CATEGORIES[category]]))
+    for name in ("qingyise", "xiaoqidui", "gangshanghua", "qiangganghu", "gangshangpao"):
+        if name in names:
+            out.append((name, m[name]))
+    return out
+
+
+def _anhua_payments(rules: Rules, winner: int, payer: int, points: int, kind: str,
+                    birds: list[int]) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
+    """(bird exponent on the winner, [(payer, amount, bird factor)]) as settle_anhua pays."""
+    on = [0, 0, 0, 0]
+    for b in birds:
+        on[(winner + b % 9) % 4] += 1
+    cap = rules["score_cap"]
+    if kind == "instant":
+        amount = min(points, cap) if cap else points
+        return 0, [((winner + i) % 4, amount, 1) for i in range(1, 4)]
+    everyone = kind in ("self_draw", "gangshanghua") or (kind == "rob_kong" and rules["rob_kong_pays"] == "all")
+    shares = [(winner + i) % 4 for i in range(1, 4)] if everyone else [payer]
+    out = []
+    for q in shares:
+        factor = 2 ** (on[q] + on[winner])
+        amount = points * factor
+        if cap and amount > cap:
+            amount = cap
+        out.append((payer if payer is not None and payer >= 0 else q, amount, factor))
+    return on[winner], out
 
 
 def _counts_text(counts) -> str:
@@ -180,12 +279,25 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         _check_int("dealer", dealer, 0, 3)
         session_dealer = dealer
     if wall is not None:
-        wall = _scripted_wall(wall)
+        wall = _scripted_wall(wall, rules.game)
     if dice is not None and (isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= 12):
         raise ValueError(f"dice must be a dice sum 2..12, got {dice!r}")
     raw = game.play(seed, hand_index, session_dealer, bool(log), wall, dice or 0, fire_hands)
     wins = []
-    for winner, payer, tile, pattern, props, points, received, kind in raw["wins"]:
+    anhua = rules.game == "anhua"
+    for winner, payer, tile, pattern, props, points, received, kind, category, birds_hit, hard in raw["wins"]:
+        kind = WIN_KINDS[kind]
+        factors = _win_factors(rules, pattern, props, points, kind, hard, category)
+        payments, bird_seats, capped = [], (), None
+        if anhua:
+            bird_seats = tuple((winner + b % 9) % 4 for b in raw["birds"])
+            on_winner, payments = _anhua_payments(rules, winner, payer, points, kind, raw["birds"])
+            full = math.prod(v for _, v in factors)
+            if rules["score_cap"] and (full > points or any(a < points * f for _, a, f in payments)):
+                capped = rules["score_cap"]
+            factor = 2 ** on_winner if len(payments) > 1 else payments[0][2]
+            if factor > 1 and kind != "instant":
+                factors.append(("bird", factor))
         wins.append(Win(
             winner=winner,
             payer=None if payer < 0 else payer,
@@ -194,15 +306,23 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
             properties=_core.property_names(props),
             points=points,
             received=received,
-            kind=WIN_KINDS[kind],
+            kind=kind,
+            category=_core.CATEGORIES[category],
+            hard=hard,
+            birds_hit=birds_hit,
+            bird_seats=bird_seats,
+            factors=tuple(factors),
+            capped=capped,
+            payments=tuple(payments),
         ))
     seats = raw["seats"]
+    events = tuple(_event(e) for e in raw["events"])
     return HandRecord(
         dealer=raw["dealer"],
         dice=tuple(raw["dice"]),
         fire=tuple(raw["fire"]),
         opening=tuple(format_tiles(sorted(h)) for h in raw["opening"]),
-        events=tuple(_event(e) for e in raw["events"]),
+        events=events,
         final=tuple(_counts_text(s["hand"]) for s in seats),
         melds=tuple(tuple(f"{MELD_NAMES[k]}:{format_tiles(t)}" for k, t, _ in s["melds"]) for s in seats),
         discards=tuple(format_tiles(s["discards"]) for s in seats),
@@ -215,17 +335,24 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         kongs=dict(zip(KONG_NAMES, raw["kongs"])),
         hand_index=hand_index,
         session_hands=session_hands,
+        wild_indicator=kind_name(raw["indicator"]) if raw["indicator"] >= 0 else None,
+        wilds=tuple(kind_name(k) for k in raw["wilds"]),
+        buzhang=tuple((e.seat, e.tiles) for e in events if e.kind == "buzhang"),
+        locked=tuple(s for s in range(4) if seats[s]["locked"]),
+        birds=tuple(kind_name(k) for k in raw["birds"]),
+        set_aside=format_tiles(raw["aside"], sort=False),
     )
 
 
-def _scripted_wall(wall) -> list[int]:
+def _scripted_wall(wall, game: str = "wanzai") -> list[int]:
     from mjsim.tiles import parse_tiles
 
+    n, n_kinds = (136, 34) if game == "wanzai" else (108, 27)
     kinds = parse_tiles(wall) if isinstance(wall, str) else [int(k) for k in wall]
-    if len(kinds) != 136:
-        raise ValueError(f"a scripted wall needs all 136 tiles, got {len(kinds)}")
-    counts = np.bincount(kinds, minlength=34)
-    if len(counts) != 34 or (counts != 4).any():
+    if len(kinds) != n:
+        raise ValueError(f"a scripted wall needs all {n} tiles, got {len(kinds)}")
+    counts = np.bincount(kinds, minlength=n_kinds)
+    if len(counts) != n_kinds or (counts != 4).any():
         bad = int(np.flatnonzero(counts != 4)[0])
         raise ValueError(f"a scripted wall needs 4 of each kind; {kind_name(bad)} appears {counts[bad]} times")
     return kinds
@@ -252,7 +379,7 @@ def simulate_chunk(rules: Rules, players, seed: int, start: int, count: int,
         raise ValueError(f"start {start} must be a multiple of session_hands {session_hands}: a chunk never splits a session")
     raw, wins = game.simulate(seed, start, count, session_hands)
     hands = {k: v for k, v in raw.items() if k not in ("deltas", "fire")}
-    piao = rules["piao"]
+    piao = rules.get("piao", [0, 0, 0, 0])
     for s in range(4):
         hands[f"delta_{s}"] = raw["deltas"][:, s].copy()
         hands[f"fire_{s}"] = raw["fire"][:, s].copy()

@@ -8,9 +8,18 @@ its seat makes, through the GIL, so a Python player is far slower than the built
 Each method receives a `TableView` of the live hand, valid only during the call:
 `view.seat`, `view.dealer`, `view.hand` (34 counts), `view.melds` (per seat), `view.discards`
 (per seat), `view.seen` (visible copies per kind), `view.wall_left`, `view.scores`,
-`view.shanten()`, and `view.builtin(name)`: the answer the built-in player `name`
-("random", "greedy") gives to the pending question, with the same effect on the hand's
-random stream, so `Builtin("greedy")` plays exactly like the native "greedy".
+`view.shanten()` (wilds as wilds), `view.drawn` (on a turn: the tile just drawn), and
+`view.builtin(name)`: the answer the built-in player `name` ("random", "greedy") gives to
+the pending question, with the same effect on the hand's random stream, so
+`Builtin("greedy")` plays exactly like the native "greedy".
+
+Anhua (RULES §3) adds `view.wild_indicator` (the turned-up kind), `view.wilds` (the two
+wild kinds) and `view.locked` (per seat, locked after a 補章).  Its decisions use the same
+three methods: the options only ever list legal kongs (tenpai before and after, enough
+wall); a locked hand's turn options are its kongs and ("discard", view.drawn); the special
+start is offered as `win(view, None, "instant")` (True declares; a seat that passes is
+never asked again), and a 補章 win as kind "gangshanghua", a win on a 補章 discard as
+"gangshangpao".
 """
 from __future__ import annotations
 
@@ -29,7 +38,8 @@ class Player:
         return view.builtin("greedy")
 
     def win(self, view, tile, kind):
-        """A legal win on `tile` (kind "self_draw", "discard" or "rob_kong"): take it?"""
+        """A legal win on `tile` (kind "self_draw", "discard", "rob_kong", "gangshanghua",
+        "gangshangpao", or "instant" with tile None: declare the Anhua special start): take it?"""
         return True
 
 
