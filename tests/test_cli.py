@@ -54,3 +54,22 @@ def test_replay_prints_every_event_and_explains_payments(capsys):
         amount = int(l.split(" pays seat ")[1].split()[1])
         assert "+ piao" in l and l.rstrip().endswith(f"= {amount}]")
     assert lines[-2] == f"result: {record.end}; score " + " ".join(f"{d:+d}" for d in record.deltas)
+
+
+def test_replay_anhua_shows_wilds_birds_and_factor_products(capsys):
+    from mjsim import Rules, game
+
+    rules = Rules.load("anhua")
+    for hand in range(40):
+        code, out, _ = run(capsys, "replay", "--rules", "anhua", "--seed", "2", "--hand", str(hand))
+        assert code == 0
+        record = game.play(rules, seed=2, hand_index=hand)
+        assert f"turned-up tile {record.wild_indicator}" in out
+        for w in record.wins:
+            for payer, amount, factor in w.payments:
+                # each win payment line shows a factor product equal to the amount paid
+                line = next(l for l in out.splitlines() if f"seat {payer} pays seat {w.winner} {amount} (win)" in l)
+                assert line.rstrip().endswith(f"= {amount}]") or "capped" in line
+                assert ("bird" in line) == (factor > 1)
+        birds = [e for e in record.events if e.kind == "bird"]
+        assert out.count(" points at seat ") == len(birds)

@@ -299,7 +299,7 @@ def replay(
         names = names * 4
     record = game.play(r, seed=seed, hand_index=hand_index, players=names, log=True, session_hands=session_hands)
     for line in describe(record, r, chinese=chinese):
-        console.print(line, highlight=False, markup=False)
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,14 +43,38 @@ def _event_line(e, chinese: bool) -> str:
         return f"{who} passes a win on {t}"
     if e.kind == "exhausted":
         return "no live tile left: the hand is a draw (荒莊)"
+    if e.kind == "indicator":
+        return f"{t} is turned up and set aside"
+    if e.kind == "instant":
+        return f"{who} holds {e.category}: " + ("declares the special start" if e.declared else "passes the special start")
+    if e.kind == "buzhang":
+        return f"{who} takes 補章 tiles {_tiles(e.tiles, chinese)}"
+    if e.kind == "locked":
+        return f"{who}'s hand is locked (discards what it draws)"
+    if e.kind == "bird":
+        return f"bird {t} points at seat {e.to_seat}"
     return str(e)
 
 
-def _payment_explanation(rules: Rules, record, e) -> str:
-    """Why a win payment from seat e.seat to seat e.to_seat has its amount (Wanzai)."""
-    win = next((w for w in record.wins if w.winner == e.to_seat), None)
-    if win is None or rules.game != "wanzai":
+def _anhua_explanation(win, e) -> str:
+    """Anhua: the score's named factors times this payer's bird factor (RULES §3.2, §3.5)."""
+    factor = next((f for q, a, f in win.payments if q == e.seat and a == e.amount), None)
+    if factor is None:
         return ""
+    parts = [f"{n} {v}" for n, v in win.factors if n != "bird"]
+    if factor > 1:
+        parts.append(f"bird {factor}")
+    text = " × ".join(parts)
+    return f"{text} = {e.amount}" + (f" (capped at {win.capped})" if win.capped and e.amount == win.capped else "")
+
+
+def _payment_explanation(rules: Rules, record, e) -> str:
+    """Why a win payment from seat e.seat to seat e.to_seat has its amount."""
+    win = next((w for w in record.wins if w.winner == e.to_seat), None)
+    if win is None:
+        return ""
+    if rules.game == "anhua":
+        return _anhua_explanation(win, e)
     p, r = e.seat, e.to_seat
     parts = [f"{win.pattern} {win.points}"]
     fire = record.fire[p] + record.fire[r]
@@ -79,7 +103,8 @@ def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
         lines.append("on fire: " + ", ".join(f"seat {s}" for s in range(4) if fire[s]))
     indicator = getattr(record, "wild_indicator", None)
     if indicator:
-        lines.append(f"turned-up tile {_tiles(indicator, chinese)}; wilds {_tiles(getattr(record, 'wilds', ''), chinese)}")
+        wilds = " ".join(_tiles(w, chinese) for w in record.wilds)
+        lines.append(f"turned-up tile {_tiles(indicator, chinese)}; wilds: the other {_tiles(indicator, chinese)} and {wilds.split()[-1]}")
     lines.append("opening hands:")
     for s, hand in enumerate(record.opening):
         lines.append(f"  seat {s}{' (dealer)' if s == record.dealer else ''}: {_tiles(hand, chinese)}")
@@ -98,10 +123,12 @@ def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
         melds = "  ".join(record.melds[s])
         lines.append(f"  seat {s}: {_tiles(record.final[s], chinese)}" + (f"   melds {melds}" if melds else ""))
     for w in record.wins:
-        factors = getattr(w, "factors", None)
-        how = " × ".join(f"{n} {v}" for n, v in factors) + f" = {w.points}" if factors else f"{w.pattern} = {w.points}"
+        # the score before birds; each payment line above shows its own bird factor
+        named = [f"{n} {v}" for n, v in w.factors if n != "bird"] or [f"{w.pattern} {w.points}"]
         props = ", ".join(sorted(w.properties))
-        lines.append(f"win: seat {w.winner} {w.kind}: {how} per payer ({props}); received {w.received}")
+        birds = f"; birds point at seats {', '.join(map(str, w.bird_seats))}" if w.bird_seats else ""
+        lines.append(f"win: seat {w.winner} {w.kind} ({props}): {' × '.join(named)} = {w.points} per payer"
+                     f"{birds}; received {w.received}")
     lines.append(f"result: {record.end}; score " + " ".join(f"{d:+d}" for d in record.deltas))
     lines.append(f"next dealer: seat {record.next_dealer}")
     return lines
