@@ -317,35 +317,27 @@ cdef enum:
     ROW = 2 * (MAX_MELDS + 1)      # f[2m + q]: m melds, q = pair taken
 
 
-cdef inline void _load_row(const uint8_t* d, int melds, int pt, int* f) noexcept nogil:
+cdef inline void _load_row(const uint8_t* d, int pt, int* f) noexcept nogil:
     cdef int m
-    for m in range(melds + 1):
+    for m in range(MAX_MELDS + 1):
         f[2 * m] = d[m * 3]
         f[2 * m + 1] = d[m * 3 + pt]
 
 
-cdef inline void _identity_row(int melds, int* f) noexcept nogil:
-    cdef int i
-    for i in range(2 * melds + 2):
-        f[i] = INF
-    f[0] = 0
+cdef inline int _min2(int a, int b) noexcept nogil:
+    return a if a < b else b
 
 
-cdef void _combine_rows(const int* a, const int* b, int melds, int* out) noexcept nogil:
-    cdef int m, m1, v0, v1, x
-    for m in range(melds + 1):
+cdef void _combine_rows(const int* a, const int* b, int* out) noexcept nogil:
+    """Min-plus product of two rows for every meld count 0..4 (constant bounds: the C
+    compiler unrolls it; rows beyond the melds still needed are harmless)."""
+    cdef int m, m1, v0, v1
+    for m in range(MAX_MELDS + 1):
         v0 = INF
         v1 = INF
         for m1 in range(m + 1):
-            x = a[2 * m1] + b[2 * (m - m1)]
-            if x < v0:
-                v0 = x
-            x = a[2 * m1 + 1] + b[2 * (m - m1)]
-            if x < v1:
-                v1 = x
-            x = a[2 * m1] + b[2 * (m - m1) + 1]
-            if x < v1:
-                v1 = x
+            v0 = _min2(v0, a[2 * m1] + b[2 * (m - m1)])
+            v1 = _min2(v1, _min2(a[2 * m1 + 1] + b[2 * (m - m1)], a[2 * m1] + b[2 * (m - m1) + 1]))
         out[2 * m] = v0
         out[2 * m + 1] = v1
 
@@ -357,28 +349,31 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
     cdef int prefix[5][ROW]
     cdef int suffix[5][ROW]
     cdef int rest[ROW]
-    cdef int g, i, k, m, lo, n_kinds, v, best, total
+    cdef int g, i, k, m, lo, n_kinds, v, best, total, own
     cdef int32_t idx, step
     cdef const GroupTable* gt
     cdef const uint8_t* d
     for g in range(n_groups):
-        _load_row(_dist(T, c, g), melds, pt, rows[g])
-    # prefix[g] combines groups < g, suffix[g] groups >= g; products with the identity
-    # row are copies, so they are skipped (this runs for every player decision)
-    _identity_row(melds, prefix[0])
-    _identity_row(melds, suffix[n_groups])
+        _load_row(_dist(T, c, g), pt, rows[g])
+    # prefix[g] combines groups < g, suffix[g] groups >= g; only the products used below
+    # are formed (this runs for every player decision)
     memcpy(prefix[1], rows[0], sizeof(int) * ROW)
     memcpy(suffix[n_groups - 1], rows[n_groups - 1], sizeof(int) * ROW)
-    for g in range(1, n_groups):
-        _combine_rows(prefix[g], rows[g], melds, prefix[g + 1])
-        _combine_rows(rows[n_groups - 1 - g], suffix[n_groups - g], melds, suffix[n_groups - 1 - g])
+    for g in range(1, n_groups - 1):
+        _combine_rows(prefix[g], rows[g], prefix[g + 1])
+        _combine_rows(rows[n_groups - 1 - g], suffix[n_groups - g], suffix[n_groups - 1 - g])
+    # the hand's own distance: every group, `melds` melds and the pair
+    own = INF
+    for m in range(melds + 1):
+        own = _min2(own, _min2(prefix[n_groups - 1][2 * m] + rows[n_groups - 1][2 * (melds - m) + 1],
+                                   prefix[n_groups - 1][2 * m + 1] + rows[n_groups - 1][2 * (melds - m)]))
     for g in range(n_groups):
         if g == 0:
             memcpy(rest, suffix[1], sizeof(int) * ROW)
         elif g == n_groups - 1:
             memcpy(rest, prefix[g], sizeof(int) * ROW)
         else:
-            _combine_rows(prefix[g], suffix[g + 1], melds, rest)
+            _combine_rows(prefix[g], suffix[g + 1], rest)
         lo = 9 * g
         n_kinds = 9 if g < 3 else 7
         gt = &T.suit if g < 3 else &T.honor
@@ -394,17 +389,12 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
             d = gt.dist + <size_t>(idx + sign * step) * DIST_STRIDE
             best = INF
             for m in range(melds + 1):
-                v = d[m * 3] + rest[2 * (melds - m) + 1]
-                if v < best:
-                    best = v
-                v = d[m * 3 + pt] + rest[2 * (melds - m)]
-                if v < best:
-                    best = v
+                best = _min2(best, _min2(d[m * 3] + rest[2 * (melds - m) + 1], d[m * 3 + pt] + rest[2 * (melds - m)]))
             out[k] = best
             step *= 5
     for k in range(9 * n_groups if n_groups < 4 else N_KINDS, N_KINDS):
         out[k] = INF
-    return prefix[n_groups][2 * melds + 1]
+    return own
 
 
 cdef void _pairs_neighbours(const uint8_t* c, int n_kinds, int sign, int* out) noexcept nogil:
@@ -453,6 +443,15 @@ cdef void _lan_neighbours(const Tables* T, const uint8_t* c, int sign, int* out)
             step *= 5
 
 
+cdef inline int _worst(const int* acc) noexcept nogil:
+    """The largest finite entry (INF entries are kinds that cannot be added or removed)."""
+    cdef int k, w = -1
+    for k in range(N_KINDS):
+        if acc[k] < INF and acc[k] > w:
+            w = acc[k]
+    return w
+
+
 cdef inline void _min_into(int* acc, const int* x) noexcept nogil:
     cdef int k
     for k in range(N_KINDS):
@@ -469,20 +468,25 @@ cdef int shanten_neighbours(const EvalConfig* cfg, const uint8_t* c, const MeldI
     cdef uint8_t nat[N_KINDS]
     cdef int acc[N_KINDS]
     cdef int tmp[N_KINDS]
-    cdef int a, b, ak, bk, jokers, k, base, v, melds = MAX_MELDS - mi.n, mask, mask_k, pt
+    cdef int a, b, ak, bk, jokers, k, base, v, melds = MAX_MELDS - mi.n, mask, mask_k, pt, worst
     if cfg.game == GAME_WANZAI:
         base = _std_neighbours(T, c, 4, melds, 1, sign, acc)
         if mi.n == 0:
+            # one tile moves a form's distance by at most one, so a form whose distance
+            # exceeds every standard neighbour by two or more cannot lower any of them
+            worst = _worst(acc)
             v = _pairs_distance(c, N_KINDS)
-            base = v if v < base else base
-            _pairs_neighbours(c, N_KINDS, sign, tmp)
-            _min_into(acc, tmp)
+            if v - 1 < worst:
+                base = v if v < base else base
+                _pairs_neighbours(c, N_KINDS, sign, tmp)
+                _min_into(acc, tmp)
             v = 14
             for k in range(4):
                 v -= _need(T, c, k)[3]
-            base = v if v < base else base
-            _lan_neighbours(T, c, sign, tmp)
-            _min_into(acc, tmp)
+            if v - 1 < worst:
+                base = v if v < base else base
+                _lan_neighbours(T, c, sign, tmp)
+                _min_into(acc, tmp)
         for k in range(N_KINDS):
             out[k] = 127 if acc[k] >= INF else acc[k] - 1
         return base - 1

@@ -521,14 +521,15 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
 
 cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                       int* out_sh, int* out_useful) noexcept nogil:
-    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles.
+    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
+    (written to out_useful unless it is NULL).
 
     Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
     count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
     nothing else or discarding a wild is the only way to wait on a discard win.
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best
     cdef bint skip_wilds = False
     cdef int8_t sh_of[34]
     _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, -1, sh_of)
@@ -544,11 +545,12 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
             w = wild_discard_for_ron(st, hand, mi, sh_of)
             if w >= 0:
                 out_sh[0] = sh_of[w]
-                hand[w] -= 1
-                st.seen[w] += 1
-                out_useful[0] = useful_tiles(st, p, hand, mi, sh_of[w])
-                st.seen[w] -= 1
-                hand[w] += 1
+                if out_useful != NULL:
+                    hand[w] -= 1
+                    st.seen[w] += 1
+                    out_useful[0] = useful_tiles(st, p, hand, mi, sh_of[w])
+                    st.seen[w] -= 1
+                    hand[w] += 1
                 return w
         if not skip_wilds:
             best_sh = 99
@@ -556,6 +558,16 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
         for k in range(34):
             if hand[k] and sh_of[k] < best_sh:
                 best_sh = sh_of[k]
+    if out_useful == NULL:
+        # the caller only needs the tile: a single candidate needs no tie-break
+        n_best = 0
+        for k in range(34):
+            if hand[k] and sh_of[k] == best_sh and not (skip_wilds and is_wild(st, k)):
+                n_best += 1
+                best_k = k
+        if n_best == 1:
+            out_sh[0] = best_sh
+            return best_k
     for k in range(33, -1, -1):
         if not hand[k] or sh_of[k] != best_sh or (skip_wilds and is_wild(st, k)):
             continue
@@ -568,7 +580,8 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
             best_u = u
             best_k = k
     out_sh[0] = best_sh
-    out_useful[0] = best_u
+    if out_useful != NULL:
+        out_useful[0] = best_u
     return best_k
 
 
@@ -708,7 +721,7 @@ cdef int greedy_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     if p.locked:
         tile[0] = drawn
         return ACT_DISCARD
-    tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, &useful)
+    tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, NULL)
     return ACT_DISCARD
 
 
