@@ -1197,10 +1197,31 @@ cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session
         session.fire_hands[s] = session.fire_hands[s] + 1 if st.fire[s] else 0
 
 
+cdef int after_kong(HandState* st, int* s, int* drawn) noexcept nogil:
+    """What follows seat s's kong: Anhua's 補章 (a win ends the hand; otherwise its tiles are
+    s's discards and 下家 draws as usual), Wanzai's replacement draw from the tail.
+    -> where the next turn's tile came from (SRC_*), or -1 when the hand has ended."""
+    cdef int b, source
+    if st.cfg.game == _eval.GAME_ANHUA:
+        b = buzhang(st, s[0])
+        if b > 0:
+            return -1
+        s[0] = (s[0] + 1) & 3
+        drawn[0] = draw_tile(st, s[0], False) if b == 0 else -1
+        source = SRC_DRAW
+    else:
+        drawn[0] = draw_tile(st, s[0], True)
+        source = SRC_REPLACEMENT
+    if drawn[0] < 0:
+        finish_draw(st)
+        return -1
+    return source
+
+
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil:
-    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard, b
+    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard
     cdef Call call
     setup_hand(st, cfg, seed, hand_index, session, scripted_wall, scripted_dice, events)
     if cfg.game == _eval.GAME_ANHUA and special_start(st):
@@ -1224,23 +1245,9 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
                 declare_added_kong(st, s, t)
             else:
                 declare_concealed_kong(st, s, t)
-            if cfg.game == _eval.GAME_ANHUA:
-                b = buzhang(st, s)
-                if b > 0:
-                    break
-                # no win: the 補章 discards end s's turn, 下家 draws as usual
-                s = (s + 1) & 3
-                drawn = draw_tile(st, s, False) if b == 0 else -1
-                if drawn < 0:
-                    finish_draw(st)
-                    break
-                source = SRC_DRAW
-                continue
-            drawn = draw_tile(st, s, True)
-            if drawn < 0:
-                finish_draw(st)
+            source = after_kong(st, &s, &drawn)
+            if source < 0:
                 break
-            source = SRC_REPLACEMENT
             continue
         discard_tile(st, s, t, 0)
         # ---- the other three may claim t
@@ -1252,22 +1259,10 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
         if q >= 0:
             apply_call(st, q, t, s, &call)
             s = q
-            if call.type == CALL_KONG and cfg.game == _eval.GAME_ANHUA:
-                b = buzhang(st, s)
-                if b > 0:
+            if call.type == CALL_KONG:
+                source = after_kong(st, &s, &drawn)
+                if source < 0:
                     break
-                s = (s + 1) & 3
-                drawn = draw_tile(st, s, False) if b == 0 else -1
-                if drawn < 0:
-                    finish_draw(st)
-                    break
-                source = SRC_DRAW
-            elif call.type == CALL_KONG:
-                drawn = draw_tile(st, s, True)
-                if drawn < 0:
-                    finish_draw(st)
-                    break
-                source = SRC_REPLACEMENT
             else:
                 drawn = -1
                 source = SRC_CLAIM
