@@ -22,7 +22,7 @@ def test_bench_simulate_hands(benchmark, name):
     game, players, count = CASES[name]
     rules = Rules.load(game)
     simulate_hands(rules, 0, 0, 10, players)  # warm the lookup tables
-    res = benchmark.pedantic(simulate_hands, args=(rules, 1, 0, count, players), rounds=3, iterations=1)
+    res = benchmark.pedantic(simulate_hands, args=(rules, 1, 0, count, players), rounds=5, iterations=1)
     assert len(res["end"]) == count
     benchmark.extra_info["hands_per_second_median"] = round(count / benchmark.stats.stats.median)
     print(f"\n{name}: {count / benchmark.stats.stats.median:,.0f} hands/s (median of rounds)")
