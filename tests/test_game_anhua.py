@@ -635,3 +635,14 @@ def test_table_view_shows_wilds_and_locks():
     h = game.play(Rules.load("anhua"), seed=3, hand_index=1, players=(Peek(), "greedy", "greedy", "greedy"))
     ind = parse_tile(h.wild_indicator)
     assert seen["wilds"] == (ind, engine.wild_tiles(ind), [False] * 4)
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_buzhang_tiles_is_a_rule_parameter(n):
+    rules = Rules.load("anhua", buzhang_tiles=n)
+    counts = []
+    for i in range(400):
+        h = game.play(rules, seed=44, hand_index=i, players=("greedy",) * 4)
+        counts += [len(parse_tiles(e.tiles)) for e in h.events if e.kind == "buzhang"]
+    assert counts and max(counts) == n
+    assert sum(c == n for c in counts) >= 0.9 * len(counts)   # fewer only when the wall runs out

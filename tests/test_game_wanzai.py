@@ -473,3 +473,49 @@ def test_python_player_errors_surface_as_exceptions():
         game.simulate_chunk(rules, (Broken(), "greedy", "greedy", "greedy"), seed=1, start=0, count=3)
     with pytest.raises(ValueError, match="turn/claim/win"):
         game.play(rules, players=(object(), "greedy", "greedy", "greedy"))
+
+
+# ------------------------------------------------------------------ parameters with non-default values
+
+def test_kong_values_are_rule_parameters():
+    rules = FLAT.with_overrides(kong_values={"concealed": 5})
+    h = play_script(rules, hands=["1111z123m456m789m5p", None, None, None], tail="3z")
+    kong = h.events[0]
+    assert kong_payments_after(h, kong) == [(1, 0, 5, "kong_concealed"), (2, 0, 5, "kong_concealed"),
+                                            (3, 0, 5, "kong_concealed")]
+
+
+def _added_kongs_of_an_older_tile(h):
+    """Added kongs whose tile is not the one the seat just drew."""
+    found, last_draw = 0, {}
+    for e in h.events:
+        if e.kind == "draw":
+            last_draw[e.seat] = e.tile
+        elif e.kind in ("pung", "chow", "discard"):
+            last_draw[e.seat] = None
+        elif e.kind == "kong" and e.kong == "added" and last_draw.get(e.seat) != e.tile:
+            found += 1
+    return found
+
+
+def test_added_kong_on_draw_only():
+    on, off = Rules.load("wanzai"), Rules.load("wanzai", added_kong_on_draw_only=False)
+    late_on = sum(_added_kongs_of_an_older_tile(game.play(on, seed=12, hand_index=i, players=RANDOM)) for i in range(300))
+    late_off = sum(_added_kongs_of_an_older_tile(game.play(off, seed=12, hand_index=i, players=RANDOM)) for i in range(300))
+    assert late_on == 0      # 摸到即槓: only with the tile just drawn
+    assert late_off > 0      # otherwise a pung may be completed with a tile held earlier
+
+
+@pytest.mark.parametrize("rule", ["stay", "next", "last_drawer"])
+def test_dealer_on_draw(rule):
+    rules = Rules.load("wanzai", dealer_on_draw=rule)
+    seen = 0
+    for i in range(120):
+        h = game.play(rules, seed=31, hand_index=i, players=RANDOM, dealer=i % 4)
+        if h.end != "draw":
+            continue
+        seen += 1
+        last = [e for e in h.events if e.kind == "exhausted"][0].seat
+        want = {"stay": h.dealer, "next": (h.dealer + 1) % 4, "last_drawer": last}[rule]
+        assert h.next_dealer == want
+    assert seen > 20
