@@ -184,7 +184,7 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
                            bint self_draw, int context, EvalResult* out) noexcept nogil:
     cdef const Tables* T = tables()
     cdef uint32_t cands = 0
-    cdef int i, quads = 0, odd = 0, col, best = P_NONE, best_v = -1, row, v
+    cdef int i, quads = 0, odd = 0, multi = 0, col, best = P_NONE, best_v = -1, row, v
     cdef bint qys
     if _std_complete(T, c, 4):
         cands |= 1 << P_PINGHU
@@ -195,10 +195,11 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
     if mi.n == 0:
         for i in range(N_KINDS):
             odd |= c[i] & 1
+            multi |= c[i] > 1
             quads += c[i] == 4
         if not odd:
             cands |= 1 << (P_QIXIAODUI + quads)
-        elif _shisanlan(T, c):
+        elif not multi and _shisanlan(T, c):
             cands |= 1 << P_SHISANLAN
             if _group_sum(c, 3) == 7:
                 cands |= 1 << P_QIXING_SHISANLAN
@@ -549,17 +550,22 @@ cdef bint is_complete(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
     """Complete in any form, as a self-draw (Anhua: every wild a joker)."""
     cdef const Tables* T = tables()
     cdef uint8_t nat[N_KINDS]
-    cdef int a, b, jokers, i
+    cdef int a, b, jokers, i, odd, multi
     cdef uint32_t props
     if cfg.game == GAME_WANZAI:
         if _std_complete(T, c, 4):
             return True
         if mi.n:
             return False
+        # seven pairs needs no odd count, 十三爛 no count above one
+        odd = 0
+        multi = 0
         for i in range(N_KINDS):
-            if c[i] & 1:
-                return _shisanlan(T, c)
-        return True
+            odd |= c[i] & 1
+            multi |= c[i] > 1
+        if not odd:
+            return True
+        return not multi and _shisanlan(T, c)
     jokers = _split_jokers(c, indicator, -1, nat, &a, &b)
     return _anhua_form_multiplier(cfg, T, nat, jokers, mi, &props) > 0
 
