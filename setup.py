@@ -30,7 +30,7 @@ for pyx in sorted(Path("src/mjsim").glob("_*.pyx")):
         Extension(
             f"mjsim.{pyx.stem}",
             [str(pyx)],
-            include_dirs=[numpy.get_include()],
+            include_dirs=[numpy.get_include(), "src/mjsim"],
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
         )

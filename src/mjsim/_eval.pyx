@@ -343,6 +343,21 @@ cdef void _combine_rows(const int* a, const int* b, int* out) noexcept nogil:
         out[2 * m + 1] = v1
 
 
+cdef extern from "_rowmin.h":
+    int mjsim_row_min_plus(const uint8_t* d, const uint8_t* r) noexcept nogil
+
+
+cdef void _rest_template(const int* rest, int melds, int pt, uint8_t* template) noexcept nogil:
+    """Lay the rest of the hand out like a group's 16-byte distance row (m * 3 + pair column),
+    so that one saturating byte add and a minimum combine them; unused bytes are 255."""
+    cdef int m, i
+    for i in range(DIST_STRIDE):
+        template[i] = 255
+    for m in range(melds + 1):
+        template[m * 3] = _min2(rest[2 * (melds - m) + 1], 255)
+        template[m * 3 + pt] = _min2(rest[2 * (melds - m)], 255)
+
+
 cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt,
                          int sign, int* out) noexcept nogil:
     """_std_distance of c and, in out[k], of c + sign * one tile of kind k (INF if impossible)."""
@@ -350,6 +365,7 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
     cdef int prefix[5][ROW]
     cdef int suffix[5][ROW]
     cdef int rest[ROW]
+    cdef uint8_t template[DIST_STRIDE]
     cdef int g, i, k, m, lo, n_kinds, v, best, total, own
     cdef int32_t idx, step
     cdef const GroupTable* gt
@@ -375,6 +391,7 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
             memcpy(rest, prefix[g], sizeof(int) * ROW)
         else:
             _combine_rows(prefix[g], suffix[g + 1], rest)
+        _rest_template(rest, melds, pt, template)
         lo = 9 * g
         n_kinds = 9 if g < 3 else 7
         gt = &T.suit if g < 3 else &T.honor
@@ -387,11 +404,7 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
                 out[k] = INF
                 step *= 5
                 continue
-            d = gt.dist + <size_t>(idx + sign * step) * DIST_STRIDE
-            best = INF
-            for m in range(melds + 1):
-                best = _min2(best, _min2(d[m * 3] + rest[2 * (melds - m) + 1], d[m * 3 + pt] + rest[2 * (melds - m)]))
-            out[k] = best
+            out[k] = mjsim_row_min_plus(gt.dist + <size_t>(idx + sign * step) * DIST_STRIDE, template)
             step *= 5
     for k in range(9 * n_groups if n_groups < 4 else N_KINDS, N_KINDS):
         out[k] = INF
