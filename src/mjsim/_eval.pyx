@@ -6,7 +6,7 @@ Everything here runs without the GIL on fixed-size arrays.  A hand is split into
 "how many jokers/tiles are missing", so Anhua's wilds are just jokers added to that sum.
 """
 from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
                             DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
 
@@ -315,56 +315,45 @@ cdef void _evaluate_anhua(const EvalConfig* cfg, const uint8_t* c, const MeldInf
 # (prefix and suffix min-plus products) answers all 34 questions with one table lookup each.
 
 cdef enum:
-    ROW = 2 * (MAX_MELDS + 1)      # f[2m + q]: m melds, q = pair taken
-
-
-cdef inline void _load_row(const uint8_t* d, int pt, int* f) noexcept nogil:
-    cdef int m
-    for m in range(MAX_MELDS + 1):
-        f[2 * m] = d[m * 3]
-        f[2 * m + 1] = d[m * 3 + pt]
+    ROW_BYTES = 16                 # f[2m + q]: m melds, q = pair taken; bytes 10..15 are 255
 
 
 cdef inline int _min2(int a, int b) noexcept nogil:
     return a if a < b else b
 
 
-cdef void _combine_rows(const int* a, const int* b, int* out) noexcept nogil:
-    """Min-plus product of two rows for every meld count 0..4 (constant bounds: the C
-    compiler unrolls it; rows beyond the melds still needed are harmless)."""
-    cdef int m, m1, v0, v1
-    for m in range(MAX_MELDS + 1):
-        v0 = INF
-        v1 = INF
-        for m1 in range(m + 1):
-            v0 = _min2(v0, a[2 * m1] + b[2 * (m - m1)])
-            v1 = _min2(v1, _min2(a[2 * m1 + 1] + b[2 * (m - m1)], a[2 * m1] + b[2 * (m - m1) + 1]))
-        out[2 * m] = v0
-        out[2 * m + 1] = v1
-
-
 cdef extern from "_rowmin.h":
     int mjsim_row_min_plus(const uint8_t* d, const uint8_t* r) noexcept nogil
+    void mjsim_combine_rows(const uint8_t* a, const uint8_t* b, uint8_t* out) noexcept nogil
 
 
-cdef void _rest_template(const int* rest, int melds, int pt, uint8_t* template) noexcept nogil:
+cdef inline void _load_row(const uint8_t* d, int pt, uint8_t* f) noexcept nogil:
+    """A group's distance row as [2 * m + q] bytes (q = 1: with the pair of column pt)."""
+    cdef int m
+    memset(f, 255, ROW_BYTES)
+    for m in range(MAX_MELDS + 1):
+        f[2 * m] = d[m * 3]
+        f[2 * m + 1] = d[m * 3 + pt]
+
+
+cdef void _rest_template(const uint8_t* rest, int melds, int pt, uint8_t* template) noexcept nogil:
     """Lay the rest of the hand out like a group's 16-byte distance row (m * 3 + pair column),
     so that one saturating byte add and a minimum combine them; unused bytes are 255."""
     cdef int m, i
     for i in range(DIST_STRIDE):
         template[i] = 255
     for m in range(melds + 1):
-        template[m * 3] = _min2(rest[2 * (melds - m) + 1], 255)
-        template[m * 3 + pt] = _min2(rest[2 * (melds - m)], 255)
+        template[m * 3] = rest[2 * (melds - m) + 1]
+        template[m * 3 + pt] = rest[2 * (melds - m)]
 
 
 cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt,
                          int sign, int* out) noexcept nogil:
     """_std_distance of c and, in out[k], of c + sign * one tile of kind k (INF if impossible)."""
-    cdef int rows[4][ROW]
-    cdef int prefix[5][ROW]
-    cdef int suffix[5][ROW]
-    cdef int rest[ROW]
+    cdef uint8_t rows[4][ROW_BYTES]
+    cdef uint8_t prefix[5][ROW_BYTES]
+    cdef uint8_t suffix[5][ROW_BYTES]
+    cdef uint8_t rest[ROW_BYTES]
     cdef uint8_t template[DIST_STRIDE]
     cdef int g, i, k, m, lo, n_kinds, v, best, total, own
     cdef int32_t idx, step
@@ -374,11 +363,11 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
         _load_row(_dist(T, c, g), pt, rows[g])
     # prefix[g] combines groups < g, suffix[g] groups >= g; only the products used below
     # are formed (this runs for every player decision)
-    memcpy(prefix[1], rows[0], sizeof(int) * ROW)
-    memcpy(suffix[n_groups - 1], rows[n_groups - 1], sizeof(int) * ROW)
+    memcpy(prefix[1], rows[0], ROW_BYTES)
+    memcpy(suffix[n_groups - 1], rows[n_groups - 1], ROW_BYTES)
     for g in range(1, n_groups - 1):
-        _combine_rows(prefix[g], rows[g], prefix[g + 1])
-        _combine_rows(rows[n_groups - 1 - g], suffix[n_groups - g], suffix[n_groups - 1 - g])
+        mjsim_combine_rows(prefix[g], rows[g], prefix[g + 1])
+        mjsim_combine_rows(rows[n_groups - 1 - g], suffix[n_groups - g], suffix[n_groups - 1 - g])
     # the hand's own distance: every group, `melds` melds and the pair
     own = INF
     for m in range(melds + 1):
@@ -386,11 +375,11 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
                                    prefix[n_groups - 1][2 * m + 1] + rows[n_groups - 1][2 * (melds - m)]))
     for g in range(n_groups):
         if g == 0:
-            memcpy(rest, suffix[1], sizeof(int) * ROW)
+            memcpy(rest, suffix[1], ROW_BYTES)
         elif g == n_groups - 1:
-            memcpy(rest, prefix[g], sizeof(int) * ROW)
+            memcpy(rest, prefix[g], ROW_BYTES)
         else:
-            _combine_rows(prefix[g], suffix[g + 1], rest)
+            mjsim_combine_rows(prefix[g], suffix[g + 1], rest)
         _rest_template(rest, melds, pt, template)
         lo = 9 * g
         n_kinds = 9 if g < 3 else 7
