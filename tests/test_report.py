@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+import fake_game
 import mjsim
 from mjsim import report, runner, stats
 from mjsim.cli import main
@@ -18,10 +19,10 @@ WANZAI = mjsim.Rules.load("wanzai")
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def make_dataset(root: Path, simulator="fake_game:simulate_chunk", rules=WANZAI, hands=4000) -> Path:
-    s = runner.make_spec(rules, hands=hands, chunk=2000, session_hands=16, seed=1)
-    runner.run(s, root, workers=1, progress=False, simulator=simulator)
-    return root
+def make_dataset(root: Path, **kw) -> Path:
+    kw.setdefault("hands", 4000)
+    kw.setdefault("chunk", 2000)
+    return fake_game.make_dataset(root, **kw)
 
 
 @pytest.fixture(scope="module")

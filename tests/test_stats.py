@@ -10,17 +10,17 @@ import numpy as np
 import pyarrow.dataset as ds
 import pytest
 
+import fake_game
 import mjsim
-from mjsim import runner, stats
+from mjsim import stats
 
 WANZAI = mjsim.Rules.load("wanzai")
 
 
-def make_dataset(root: Path, simulator: str = "fake_game:simulate_chunk", seed: int = 1, hands: int = 8000,
-                 rules=WANZAI) -> Path:
-    s = runner.make_spec(rules, hands=hands, chunk=4000, session_hands=16, seed=seed)
-    runner.run(s, root, workers=1, progress=False, simulator=simulator)
-    return root
+def make_dataset(root: Path, **kw) -> Path:
+    kw.setdefault("hands", 8000)
+    kw.setdefault("chunk", 4000)
+    return fake_game.make_dataset(root, **kw)
 
 
 @pytest.fixture(scope="module")
