@@ -357,10 +357,12 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
     cdef uint8_t template[DIST_STRIDE]
     cdef int g, i, k, m, lo, n_kinds, v, best, total, own
     cdef int32_t idx, step
+    cdef int32_t index[4]
     cdef const GroupTable* gt
     cdef const uint8_t* d
     for g in range(n_groups):
-        _load_row(_dist(T, c, g), pt, rows[g])
+        index[g] = suit_index(c + 9 * g) if g < 3 else honor_index(c + 27)
+        _load_row((T.suit.dist if g < 3 else T.honor.dist) + <size_t>index[g] * DIST_STRIDE, pt, rows[g])
     # prefix[g] combines groups < g, suffix[g] groups >= g; only the products used below
     # are formed (this runs for every player decision)
     memcpy(prefix[1], rows[0], ROW_BYTES)
@@ -384,7 +386,7 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
         lo = 9 * g
         n_kinds = 9 if g < 3 else 7
         gt = &T.suit if g < 3 else &T.honor
-        idx = suit_index(c + lo) if g < 3 else honor_index(c + lo)
+        idx = index[g]
         total = _group_sum(c, g) + sign
         step = 1
         for i in range(n_kinds):
