@@ -154,6 +154,10 @@ ctypedef struct WinRec:
     int category                    # Anhua wild category (0 none)
     int birds_hit                   # birds on the winner or on a seat paying this win
     int hard                        # Anhua: scored as 硬莊
+    int n_paid                      # Anhua: the payments of this win, as made
+    int paid_by[3]
+    int paid[3]
+    int paid_bird_exp[3]            # birds on that payer + birds on the winner
 
 ctypedef struct HandState:
     const GameConfig* cfg

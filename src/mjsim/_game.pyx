@@ -309,6 +309,7 @@ cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_dra
     w.props = r.props
     w.points = r.points
     w.received = 0
+    w.n_paid = 0
     w.category = r.category
     w.hard = r.hard
     w.birds_hit = 0
@@ -385,6 +386,17 @@ cdef inline int anhua_amount(const HandState* st, int points, int factor_bits) n
     return <int>v
 
 
+cdef void pay_win(HandState* st, WinRec* w, int payer, int points, int bird_exp) noexcept nogil:
+    """One Anhua win payment (bird factor 2^bird_exp, then score_cap), recorded on the win."""
+    cdef int v = anhua_amount(st, points, bird_exp)
+    transfer(st, payer, w.winner, v, PAY_WIN)
+    w.received += v
+    w.paid_by[w.n_paid] = payer
+    w.paid[w.n_paid] = v
+    w.paid_bird_exp[w.n_paid] = bird_exp
+    w.n_paid += 1
+
+
 cdef void settle_anhua(HandState* st) noexcept nogil:
     """Turn the birds, then make every payment of the hand's win(s).
 
@@ -414,14 +426,10 @@ cdef void settle_anhua(HandState* st) noexcept nogil:
             w.birds_hit = st.n_birds
             for i in range(1, 4):
                 q = (w.winner + i) & 3
-                v = anhua_amount(st, w.points, on[q] + on[w.winner])
-                transfer(st, q if w.payer < 0 else w.payer, w.winner, v, PAY_WIN)
-                w.received += v
+                pay_win(st, w, q if w.payer < 0 else w.payer, w.points, on[q] + on[w.winner])
         else:
             w.birds_hit = on[w.winner] + on[w.payer]
-            v = anhua_amount(st, w.points, on[w.payer] + on[w.winner])
-            transfer(st, w.payer, w.winner, v, PAY_WIN)
-            w.received = v
+            pay_win(st, w, w.payer, w.points, on[w.payer] + on[w.winner])
 
 
 cdef bint special_start(HandState* st) noexcept nogil:
@@ -460,10 +468,9 @@ cdef bint special_start(HandState* st) noexcept nogil:
         w.birds_hit = 0
         w.hard = 0
         log_event(st, EV_WIN, s, -1, -1, w.points)
+        w.n_paid = 0
         for q in range(1, 4):
-            v = w.points
-            transfer(st, (s + q) & 3, s, v, PAY_WIN)
-            w.received += v
+            pay_win(st, w, (s + q) & 3, w.points, 0)
         st.end = END_INSTANT
         return True
     return False
@@ -1597,7 +1604,9 @@ cdef class NativeGame:
             deltas=[st.deltas[s] for s in range(4)],
             wins=[(st.wins[i].winner, st.wins[i].payer, st.wins[i].tile, st.wins[i].pattern,
                    st.wins[i].props, st.wins[i].points, st.wins[i].received, st.wins[i].kind,
-                   st.wins[i].category, st.wins[i].birds_hit, bool(st.wins[i].hard))
+                   st.wins[i].category, st.wins[i].birds_hit, bool(st.wins[i].hard),
+                   [(st.wins[i].paid_by[j], st.wins[i].paid[j], 1 << st.wins[i].paid_bird_exp[j])
+                    for j in range(st.wins[i].n_paid)])
                   for i in range(st.n_winners)],
             indicator=st.indicator,
             wilds=() if st.wild_a < 0 else (st.wild_a, st.wild_b),

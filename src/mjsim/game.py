@@ -233,28 +233,6 @@ def _win_factors(rules: Rules, pattern: int, props: int, points: int, kind: str,
     return out
 
 
-def _anhua_payments(rules: Rules, winner: int, payer: int, points: int, kind: str,
-                    birds: list[int]) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
-    """(bird exponent on the winner, [(payer, amount, bird factor)]) as settle_anhua pays."""
-    on = [0, 0, 0, 0]
-    for b in birds:
-        on[(winner + b % 9) % 4] += 1
-    cap = rules["score_cap"]
-    if kind == "instant":
-        amount = min(points, cap) if cap else points
-        return 0, [((winner + i) % 4, amount, 1) for i in range(1, 4)]
-    everyone = kind in ("self_draw", "gangshanghua") or (kind == "rob_kong" and rules["rob_kong_pays"] == "all")
-    shares = [(winner + i) % 4 for i in range(1, 4)] if everyone else [payer]
-    out = []
-    for q in shares:
-        factor = 2 ** (on[q] + on[winner])
-        amount = points * factor
-        if cap and amount > cap:
-            amount = cap
-        out.append((payer if payer is not None and payer >= 0 else q, amount, factor))
-    return on[winner], out
-
-
 def _counts_text(counts) -> str:
     return format_tiles([k for k in range(34) for _ in range(counts[k])])
 
@@ -285,13 +263,15 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
     raw = game.play(seed, hand_index, session_dealer, bool(log), wall, dice or 0, fire_hands)
     wins = []
     anhua = rules.game == "anhua"
-    for winner, payer, tile, pattern, props, points, received, kind, category, birds_hit, hard in raw["wins"]:
+    for winner, payer, tile, pattern, props, points, received, kind, category, birds_hit, hard, paid in raw["wins"]:
         kind = WIN_KINDS[kind]
         factors = _win_factors(rules, pattern, props, points, kind, hard, category)
         payments, bird_seats, capped = [], (), None
         if anhua:
+            # (payer, amount, bird factor) as the native loop paid them
+            payments = [tuple(p) for p in paid]
             bird_seats = tuple((winner + b % 9) % 4 for b in raw["birds"])
-            on_winner, payments = _anhua_payments(rules, winner, payer, points, kind, raw["birds"])
+            on_winner = 0 if kind == "instant" else bird_seats.count(winner)
             full = math.prod(v for _, v in factors)
             if rules["score_cap"] and (full > points or any(a < points * f for _, a, f in payments)):
                 capped = rules["score_cap"]
