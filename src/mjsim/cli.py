@@ -11,6 +11,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape as _escape
 from rich.table import Table
 
 from mjsim import engine
@@ -52,8 +53,19 @@ def _tiles(kinds, chinese: bool) -> str:
     return format_tiles(kinds, chinese=chinese)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from mjsim import __version__
+
+        console.print(f"mjsim {__version__}", highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the mjsim version and exit."),
+) -> None:
     """Monte Carlo engine for Wanzai (萬載) and Anhua seven-wild (安化七王) mahjong."""
 
 
@@ -235,11 +247,10 @@ def sweep(
     from mjsim import report, runner, stats
 
     base = load_rules(rules, settings)
-    variants = runner.grid_variants(base, runner.parse_grid(grid))
-    if len(variants) < 2:
+    specs = runner.sweep_specs(base, runner.parse_grid(grid), players=players, hands=hands,
+                               session_hands=session_hands, seed=seed, chunk=chunk)
+    if len(specs) < 2:
         raise ValueError("the grid gives a single rule set: nothing to compare (give at least two values)")
-    specs = [runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed,
-                              chunk=chunk, label=label) for label, r in variants]
     result = _run_specs(specs, out, workers, backend, scheduler, progress)
     found = {s.variant: s for s in stats.summarize_all(out, only=[s.variant for s in specs])}
     ordered = [found[s.variant] for s in specs]
@@ -311,10 +322,10 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as e:
         return e.exit_code
     except (ValueError, RulesError) as e:  # TileError and RulesError are ValueErrors
-        err.print(f"[bold red]error:[/] {e}", highlight=False)
+        err.print(f"[bold red]error:[/] {_escape(str(e))}", highlight=False)
         return 2
     except OSError as e:
-        err.print(f"[bold red]error:[/] {e}", highlight=False)
+        err.print(f"[bold red]error:[/] {_escape(str(e))}", highlight=False)
         return 2
     except Exception as e:
         # usage errors from typer's bundled click: they know how to print themselves
