@@ -54,8 +54,19 @@ def _tiles(kinds, chinese: bool) -> str:
     return format_tiles(kinds, chinese=chinese)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from mjsim import __version__
+
+        console.print(f"mjsim {__version__}", highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the mjsim version and exit."),
+) -> None:
     """Monte Carlo engine for Wanzai (萬載) and Anhua seven-wild (安化七王) mahjong."""
 
 
@@ -237,11 +248,10 @@ def sweep(
     from mjsim import report, runner, stats
 
     base = load_rules(rules, settings)
-    variants = runner.grid_variants(base, runner.parse_grid(grid))
-    if len(variants) < 2:
+    specs = runner.sweep_specs(base, runner.parse_grid(grid), players=players, hands=hands,
+                               session_hands=session_hands, seed=seed, chunk=chunk)
+    if len(specs) < 2:
         raise ValueError("the grid gives a single rule set: nothing to compare (give at least two values)")
-    specs = [runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed,
-                              chunk=chunk, label=label) for label, r in variants]
     result = _run_specs(specs, out, workers, backend, scheduler, progress)
     found = {s.variant: s for s in stats.summarize_all(out, only=[s.variant for s in specs])}
     ordered = [found[s.variant] for s in specs]
