@@ -26,7 +26,6 @@ from mjsim.cli import main
 
 FAKE = "fake_game:simulate_chunk"
 TESTS = Path(__file__).parent
-SRC = TESTS.parent / "src"
 WANZAI = mjsim.Rules.load("wanzai")
 
 
@@ -238,7 +237,7 @@ def test_stale_tmp_files_are_removed(fake, tmp_path):
 
 def _cli_env(simulator: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(TESTS)])
+    env["PYTHONPATH"] = str(TESTS)      # the fake game; mjsim itself is the installed package
     env["MJSIM_TEST_SIMULATOR"] = simulator
     return env
 

@@ -1214,7 +1214,9 @@ def _execute_dask(tasks: Iterator[ChunkTask], client, workers: int) -> Iterator[
                 result = fut.result()
             except Exception as e:
                 if _scheduler_gone(client, e):
-                    raise SchedulerLost(f"lost the Dask scheduler ({_first_line(e)})") from None
+                    where = getattr(getattr(client, "scheduler", None), "address", None)
+                    raise SchedulerLost(f"lost the Dask scheduler{f' at {where}' if where else ''} "
+                                        f"({type(e).__name__})") from None
                 raise
             fut.release()            # the client holds the result now: free the worker's copy
             in_flight -= 1
@@ -1310,6 +1312,24 @@ def _connect_client(address: str, timeout: float):
     raise OSError(f"cannot connect to the Dask scheduler at {address}{detail}")
 
 
+class _QuietLogs:
+    """Raise every logger under `prefix` to CRITICAL until restore() (Dask sets levels per logger)."""
+
+    def __init__(self, prefix: str):
+        import logging
+
+        names = [prefix] + [n for n in logging.root.manager.loggerDict if n.startswith(prefix + ".")]
+        self.saved = {n: logging.getLogger(n).level for n in names}
+        for n in names:
+            logging.getLogger(n).setLevel(logging.CRITICAL)
+
+    def restore(self) -> None:
+        import logging
+
+        for n, level in self.saved.items():
+            logging.getLogger(n).setLevel(level)
+
+
 @contextlib.contextmanager
 def _dask_client(backend: str, scheduler: str | None, workers: int, timeout: float = DASK_CONNECT_SECONDS):
     """None for the local backend; a connected Client (and maybe a LocalCluster) for Dask."""
@@ -1320,6 +1340,9 @@ def _dask_client(backend: str, scheduler: str | None, workers: int, timeout: flo
 
     Client, LocalCluster = distributed_module().Client, distributed_module().LocalCluster
 
+    # distributed logs its own lines (reconnect attempts, closing...) on stderr: the run
+    # reports what matters in one line, so keep them quiet while it runs
+    quiet = _QuietLogs("distributed")
     cluster = None
     try:
         if scheduler:
@@ -1331,7 +1354,11 @@ def _dask_client(backend: str, scheduler: str | None, workers: int, timeout: flo
             client = Client(cluster)
             client.wait_for_workers(workers, timeout=120)
     except ValueError as e:   # a malformed address
+        quiet.restore()
         raise ValueError(f"--scheduler {scheduler!r}: {_first_line(e)}") from None
+    except BaseException:
+        quiet.restore()
+        raise
     try:
         yield client
     finally:
@@ -1340,6 +1367,7 @@ def _dask_client(backend: str, scheduler: str | None, workers: int, timeout: flo
         if cluster is not None:
             with contextlib.suppress(Exception):
                 cluster.close()
+        quiet.restore()
 
 
 def _first_line(e: BaseException) -> str:
