@@ -87,12 +87,12 @@ def test_dask_local_cluster_gives_the_identical_dataset(fake, tmp_path):
 
 
 HANDS_COLUMNS = [
-    "variant", "rules", "seed", "hand_index", "session", "hand_in_session", "dealer", "dice",
+    "rules", "seed", "hand_index", "session", "hand_in_session", "dealer", "dice",
     "wild_indicator", "end", "draws", "wall_left", "n_winners", "kongs_exposed", "kongs_added",
     "kongs_concealed", *[f"delta_{s}" for s in range(4)], *[f"fire_{s}" for s in range(4)],
     *[f"piao_{s}" for s in range(4)],
 ]
-WINS_COLUMNS = ["variant", "seed", "hand_index", "winner", "discarder", "win_kind", "pattern",
+WINS_COLUMNS = ["seed", "hand_index", "winner", "discarder", "win_kind", "pattern",
                 "properties", "category", "points", "birds_hit", "received"]
 
 
@@ -118,14 +118,15 @@ def test_layout_schema_and_metadata(fake, tmp_path):
     assert meta["mjsim.players"] == "greedy,greedy,greedy,greedy"
     assert meta["mjsim.version"] == mjsim.__version__
     assert meta["mjsim.chunk"] == "800,800"
+    assert meta["mjsim.schema_version"] == str(runner.SCHEMA_VERSION)
 
     hands = pq.read_table(f)
     assert hands["hand_index"].to_pylist() == list(range(800, 1600))
     assert set(hands["end"].to_pylist()) == {"win", "draw"}
     assert hands["wild_indicator"].null_count == 800           # Wanzai: no wilds
-    assert set(hands["variant"].to_pylist()) == {"wanzai"} and set(hands["rules"].to_pylist()) == {"wanzai"}
+    assert set(hands["rules"].to_pylist()) == {"wanzai"}     # the variant is in the path only
     assert str(hands.schema.field("dealer").type) == "int8"
-    assert str(hands.schema.field("delta_0").type) == "int32"
+    assert str(hands.schema.field("delta_0").type) == "int64"
     wins = pq.read_table(out / "wins/variant=wanzai/chunk-s7-000000000800-800.parquet")
     self_draw = pc_equal(wins["win_kind"], "self_draw")
     assert wins.filter(self_draw)["discarder"].null_count == wins.filter(self_draw).num_rows > 0

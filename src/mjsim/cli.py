@@ -5,6 +5,7 @@ code 2, never a traceback.
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import Optional
@@ -58,8 +59,19 @@ def _tiles(kinds, chinese: bool) -> str:
     return format_tiles(kinds, chinese=chinese)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from mjsim import __version__
+
+        console.print(f"mjsim {__version__}", highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the mjsim version and exit."),
+) -> None:
     """Monte Carlo engine for Wanzai (萬載) and Anhua seven-wild (安化七王) mahjong."""
 
 
@@ -254,11 +266,10 @@ def sweep(
     from mjsim import report, runner, stats
 
     base = load_rules(rules, settings)
-    variants = runner.grid_variants(base, runner.parse_grid(grid))
-    if len(variants) < 2:
+    specs = runner.sweep_specs(base, runner.parse_grid(grid), players=players, hands=hands,
+                               session_hands=session_hands, seed=seed, chunk=chunk)
+    if len(specs) < 2:
         raise ValueError("the grid gives a single rule set: nothing to compare (give at least two values)")
-    specs = [runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed,
-                              chunk=chunk, label=label) for label, r in variants]
     result = _run_specs(specs, out, workers, backend, scheduler, progress,
                         allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
     found = {s.variant: s for s in stats.summarize_all(out, only=[s.variant for s in specs])}
@@ -289,7 +300,6 @@ def query(
         writer.writerow(columns)
         writer.writerows(rows)
         return
-    from rich.markup import escape
 
     table = Table()
     for c in columns:
@@ -299,6 +309,56 @@ def query(
     console.print(table)
     if len(rows) > limit:
         err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False, markup=False)
+
+
+@app.command()
+def arena(
+    challenger: str = typer.Argument(..., help="The player to judge: a name, optionally with options (ev:fold=0.5)."),
+    baseline: str = typer.Option("greedy", "--baseline", "-b", help="The three other players (and the reference table)."),
+    rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
+    settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
+    deals: int = typer.Option(2_000, "--deals", "-n", help="Deals; each is played 5 times (challenger in each seat, and 4x baseline)."),
+    seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"]),
+    workers: int = typer.Option(0, "--workers", "-w", help="Worker processes; 0 = all cores."),
+    chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per task (default 2,000); does not change the result."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+):
+    """Duplicate arena: CHALLENGER in each seat against three baselines on the same deals;
+    the edge in points per seat-hand with a deal-clustered 95% interval."""
+    from mjsim import arena as arena_mod
+
+    r = load_rules(rules, settings)
+    ch, base = arena_mod.parse_player(challenger), arena_mod.parse_player(baseline)
+    with _hands_bar(progress, f"{ch} vs 3x {base}") as advance:
+        result = arena_mod.run_arena(r, ch, base, deals=deals, seed=seed, workers=workers, chunk=chunk,
+                                     progress=advance)
+    for line in arena_mod.format_lines(result):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+@contextlib.contextmanager
+def _hands_bar(enabled: bool, label: str):
+    """A rich progress bar counting hands on stderr; yields progress(done, total)."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    state: dict = {}
+
+    def advance(done: int, total: int) -> None:
+        if not state:   # started by the first report: input errors come before any bar
+            bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("hands"), TimeRemainingColumn(), console=err, transient=True)
+            bar.start()
+            state["bar"], state["task"] = bar, bar.add_task(escape(label), total=total)
+        state["bar"].update(state["task"], completed=done, total=total)
+
+    try:
+        yield advance
+    finally:
+        if state:
+            state["bar"].stop()
 
 
 @app.command()

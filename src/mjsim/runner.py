@@ -6,6 +6,10 @@ Layout of an output directory ``DIR``::
     DIR/hands/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
     DIR/wins/variant=<v>/chunk-s<seed>-<start>-<count>.parquet   (same chunk, same name)
 
+``<v>`` is the variant name URI-encoded (``a=b-1a2b3c4d`` -> ``a%3Db-1a2b3c4d``), the hive
+convention pyarrow, pandas, DuckDB and polars all decode; the variant lives in the path only,
+never also as a column in the files (two sources of one column is what breaks pandas).
+
 Why it is shaped like this:
 
 - A hand depends only on (rules, players, master seed, hand index) and the earlier hands of
@@ -68,20 +72,24 @@ PROGRESS_SLICE = 2_000
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
 END_NAMES = ("draw", "win")
 
+#: Layout of the files (file metadata ``mjsim.schema_version``). 2: no ``variant`` column
+#: (the hive path holds it, URI-encoded), sweeps' grid values as columns of hands.
+SCHEMA_VERSION = 2
+
 # Columns the game returns, with the dtypes of the contract (RULES-independent).
 HANDS_ARRAYS = {
     "hand_index": np.int64, "session": np.int64, "hand_in_session": np.int32,
     "dealer": np.int8, "dice": np.int8, "wild_indicator": np.int8, "end": np.uint8,
     "draws": np.int16, "wall_left": np.int16, "n_winners": np.int8,
     "kongs_exposed": np.int8, "kongs_added": np.int8, "kongs_concealed": np.int8,
-    **{f"delta_{s}": np.int32 for s in range(4)},
+    **{f"delta_{s}": np.int64 for s in range(4)},
     **{f"fire_{s}": np.int8 for s in range(4)},
     **{f"piao_{s}": np.int8 for s in range(4)},
 }
 WINS_ARRAYS = {
     "hand_index": np.int64, "winner": np.int8, "discarder": np.int8, "win_kind": np.uint8,
     "pattern": np.int8, "props": np.uint32, "category": np.int8, "points": np.int32,
-    "birds_hit": np.int8, "received": np.int32,
+    "birds_hit": np.int8, "received": np.int64,
 }
 
 
@@ -112,10 +120,12 @@ class RunSpec:
     seed: int
     chunk: int
     label: str = ""   # how a sweep names the variant, e.g. "birds=2"
+    swept: tuple = ()  # ((key, value), ...): a sweep's grid values, written as columns of hands
 
     @property
     def variant(self) -> str:
-        return self.rules.variant
+        """The partition name: a sweep's label ("birds=2"), else the rules' variant."""
+        return self.label or self.rules.variant
 
     def manifest_entry(self) -> dict:
         """The settings a resumed run must repeat exactly (plus descriptive fields)."""
@@ -130,6 +140,7 @@ class RunSpec:
             "chunk": self.chunk,
             "hands": self.hands,
             "label": self.label,
+            "swept": {k: _jsonable(v) for k, v in self.swept},
             "changes": {k: _jsonable(v) for k, v in self.rules.changes().items()},
             "mjsim_version": __version__,
         }
@@ -173,7 +184,7 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
 
 def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
               session_hands: int = DEFAULT_SESSION_HANDS, seed: int = 0, chunk: int | None = None,
-              label: str = "") -> RunSpec:
+              label: str = "", swept: Sequence[tuple[str, object]] = ()) -> RunSpec:
     """A validated RunSpec; every bad value raises ValueError naming it."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules, got {type(rules).__name__}")
@@ -189,7 +200,11 @@ def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
     chunk = _positive_int("--chunk", chunk, maximum=max(MAX_CHUNK, session_hands))
     if chunk % session_hands:
         raise ValueError(f"--chunk {chunk} must be a multiple of --session-hands {session_hands} (a chunk never splits a session)")
-    return RunSpec(rules, players, hands, session_hands, seed, chunk, label)
+    swept = tuple((str(k), v) for k, v in swept)
+    clash = [k for k, _ in swept if k in hands_schema().names]
+    if clash:
+        raise ValueError(f"--grid key {clash[0]!r} has the name of a hands column")
+    return RunSpec(rules, players, hands, session_hands, seed, chunk, label, swept)
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -250,6 +265,58 @@ def grid_variants(base: Rules, grid: Sequence[tuple[str, Sequence[str]]]) -> lis
     return out
 
 
+def sweep_specs(base: Rules, grid: Sequence[tuple[str, Sequence[str]]], **spec_options) -> list[RunSpec]:
+    """One RunSpec per grid combination (see grid_variants), labelled "key=value ..." and
+    carrying the swept values, which become columns of its hands table.
+
+    The values of one key get one type across the sweep (ints become floats beside a float),
+    so the columns of every variant line up for any reader.
+    """
+    variants = grid_variants(base, grid)
+    keys = [k for k, _ in grid]
+    values = {k: [_plain(r[k]) for _, r in variants] for k in keys}
+    for k, vs in values.items():
+        if any(isinstance(v, float) for v in vs) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vs):
+            values[k] = [float(v) for v in vs]
+    return [make_spec(r, label=label, swept=[(k, values[k][i]) for k in keys], **spec_options)
+            for i, (label, r) in enumerate(variants)]
+
+
+def _plain(v):
+    """A rules value as plain Python (frozen tuples and mappings thawed)."""
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if hasattr(v, "items"):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
+
+
+def encode_variant(variant: str) -> str:
+    """A variant name as one safe path segment: URI percent-encoding (UTF-8) of everything
+    but ASCII letters, digits, ``-_.~`` and printable non-ASCII (萬載 stays readable).
+
+    ``=``, ``/``, ``%``, spaces, brackets and glob characters are all encoded, and every
+    reader of hive partitions (pyarrow, pandas, DuckDB, polars) decodes the segment back.
+    """
+    out = []
+    for ch in str(variant):
+        if ch in _SAFE or (ord(ch) > 127 and ch.isprintable()):
+            out.append(ch)
+        else:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+    return "".join(out)
+
+
+def decode_variant(segment: str) -> str:
+    """The inverse of encode_variant (of the part after ``variant=``)."""
+    from urllib.parse import unquote
+
+    return unquote(segment, errors="strict")
+
+
 def plan_chunks(spec: RunSpec) -> Iterator[tuple[int, int]]:
     """(start, count) of every chunk, lazily; the last one may be shorter (still whole sessions)."""
     return ((start, min(spec.chunk, spec.hands - start)) for start in range(0, spec.hands, spec.chunk))
@@ -279,7 +346,7 @@ def chunk_name(spec: RunSpec, start: int, count: int) -> str:
 
 
 def partition(out: Path, table: str, variant: str) -> Path:
-    return out / table / f"variant={variant}"
+    return Path(out) / table / f"variant={encode_variant(variant)}"
 
 
 # ------------------------------------------------------------------------------------
@@ -448,7 +515,6 @@ def hands_table(spec: RunSpec, start: int, count: int, arrays: dict):
         raise ValueError(f"simulate_chunk returned hands that are not exactly {start}..{start + count - 1}")
     tiles = [kind_name(k) for k in range(34)]
     cols = {
-        "variant": _constant(spec.variant, n, pa.string()),
         "rules": _constant(spec.rules.game, n, pa.string()),
         "seed": _constant(spec.seed, n, pa.uint64()),
         "hand_index": c["hand_index"],
@@ -463,7 +529,10 @@ def hands_table(spec: RunSpec, start: int, count: int, arrays: dict):
         **{f"fire_{s}": c[f"fire_{s}"] for s in range(4)},
         **{f"piao_{s}": c[f"piao_{s}"] for s in range(4)},
     }
-    return pa.table(cols, schema=hands_schema())
+    table = pa.table(cols, schema=hands_schema())
+    for key, value in spec.swept:      # constant columns after the contract's
+        table = table.append_column(key, pa.repeat(pa.scalar(value), n))
+    return table
 
 
 def wins_table(spec: RunSpec, arrays: dict, win_kinds: Sequence[str] = WIN_KINDS):
@@ -475,7 +544,6 @@ def wins_table(spec: RunSpec, arrays: dict, win_kinds: Sequence[str] = WIN_KINDS
     c = _columns(arrays, WINS_ARRAYS, "wins")
     n = len(c["hand_index"])
     cols = {
-        "variant": _constant(spec.variant, n, pa.string()),
         "seed": _constant(spec.seed, n, pa.uint64()),
         "hand_index": c["hand_index"],
         "winner": c["winner"],
@@ -495,13 +563,13 @@ def hands_schema():
     import pyarrow as pa
 
     return pa.schema([
-        ("variant", pa.string()), ("rules", pa.string()), ("seed", pa.uint64()),
+        ("rules", pa.string()), ("seed", pa.uint64()),
         ("hand_index", pa.int64()), ("session", pa.int64()), ("hand_in_session", pa.int32()),
         ("dealer", pa.int8()), ("dice", pa.int8()), ("wild_indicator", pa.string()),
         ("end", pa.string()), ("draws", pa.int16()), ("wall_left", pa.int16()),
         ("n_winners", pa.int8()), ("kongs_exposed", pa.int8()), ("kongs_added", pa.int8()),
         ("kongs_concealed", pa.int8()),
-        *[(f"delta_{s}", pa.int32()) for s in range(4)],
+        *[(f"delta_{s}", pa.int64()) for s in range(4)],
         *[(f"fire_{s}", pa.int8()) for s in range(4)],
         *[(f"piao_{s}", pa.int8()) for s in range(4)],
     ])
@@ -511,11 +579,11 @@ def wins_schema():
     import pyarrow as pa
 
     return pa.schema([
-        ("variant", pa.string()), ("seed", pa.uint64()), ("hand_index", pa.int64()),
+        ("seed", pa.uint64()), ("hand_index", pa.int64()),
         ("winner", pa.int8()), ("discarder", pa.int8()), ("win_kind", pa.string()),
         ("pattern", pa.string()), ("properties", pa.list_(pa.string())),
         ("category", pa.string()), ("points", pa.int32()), ("birds_hit", pa.int8()),
-        ("received", pa.int32()),
+        ("received", pa.int64()),
     ])
 
 
@@ -524,6 +592,7 @@ def file_metadata(spec: RunSpec, start: int, count: int) -> dict[str, str]:
     from mjsim import __version__
 
     return {
+        "mjsim.schema_version": str(SCHEMA_VERSION),
         "mjsim.version": __version__,
         "mjsim.rules": spec.rules.to_toml(),
         "mjsim.rules_hash": spec.rules.hash,
@@ -533,6 +602,7 @@ def file_metadata(spec: RunSpec, start: int, count: int) -> dict[str, str]:
         "mjsim.session_hands": str(spec.session_hands),
         "mjsim.chunk": f"{start},{count}",
         "mjsim.label": spec.label,
+        "mjsim.swept": json.dumps({k: _jsonable(v) for k, v in spec.swept}, ensure_ascii=False),
     }
 
 
@@ -612,10 +682,57 @@ def _show(v) -> str:
 
 
 def write_manifest(out: Path, specs: Sequence[RunSpec], complete: dict[str, bool]) -> None:
+    """Record the variants of a run; called once when a run starts (nothing complete yet)
+    and once when it ends. Each run also appends to ``runs``: the command line, the start
+    and end times (UTC) and the environment that made the data (mjsim, Python, platform,
+    dependency versions)."""
     data = read_manifest(out)
     for spec in specs:
         data["variants"][spec.variant] = {**spec.manifest_entry(), "complete": complete.get(spec.variant, False)}
+    names = [s.variant for s in specs]
+    runs = data.setdefault("runs", [])
+    if not any(complete.values()):
+        runs.append({"command": _command_line(), "started": _now(), "finished": None, "variants": names,
+                     **environment()})
+    else:
+        for entry in reversed(runs):
+            if entry.get("variants") == names and entry.get("finished") is None:
+                entry["finished"] = _now()
+                break
     write_atomic(Path(out) / "manifest.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _command_line() -> list[str]:
+    import sys
+
+    return [os.path.basename(sys.argv[0]) if sys.argv else "", *sys.argv[1:]]
+
+
+#: distributions whose versions can change the data or how it is read
+_DEPENDENCIES = ("numpy", "pyarrow", "duckdb", "scipy", "statsmodels", "pandas", "Cython", "typer", "rich",
+                 "matplotlib", "dask", "distributed")
+
+
+def environment() -> dict:
+    """mjsim, Python, platform and dependency versions (absent ones left out)."""
+    import platform
+    from importlib import metadata
+
+    from mjsim import __version__
+
+    versions = {}
+    for name in _DEPENDENCIES:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            versions[name] = metadata.version(name)
+    return {"mjsim_version": __version__, "python": platform.python_version(),
+            "implementation": platform.python_implementation(), "platform": platform.platform(),
+            "machine": platform.machine(), "dependencies": versions}
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -1076,8 +1193,17 @@ def _dask_window(client, workers: int) -> int:
     return 2 * max(workers, 1)
 
 
+def distributed_module():
+    """dask.distributed, an optional extra: one clear line when it is not installed."""
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError('--backend dask needs the optional Dask extra: pip install "mjsim[dask]"') from None
+    return distributed
+
+
 def _execute_dask(tasks: Iterator[ChunkTask], client, workers: int) -> Iterator[ChunkResult]:
-    from distributed import as_completed
+    as_completed = distributed_module().as_completed
 
     pending = iter(tasks)
     ac = as_completed(client.map(build_chunk, _take(pending, _dask_window(client, workers)), pure=False))
@@ -1212,11 +1338,7 @@ def _dask_client(backend: str, scheduler: str | None, workers: int, timeout: flo
         return
     import logging
 
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise GameUnavailable("--backend dask needs dask.distributed: pip install 'mjsim[dask]' "
-                              "(or pip install distributed)") from None
+    Client, LocalCluster = distributed_module().Client, distributed_module().LocalCluster
 
     # distributed logs its own lines (reconnect attempts, closing...) on stderr: the run
     # reports what matters in one line, so keep them quiet while it runs

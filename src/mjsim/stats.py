@@ -288,7 +288,10 @@ def variants(root: str | Path) -> list[str]:
     root = Path(root)
     if not root.is_dir():
         raise OSError(f"{root}: no such dataset directory")
-    on_disk = sorted(p.name.split("=", 1)[1] for p in (root / "hands").glob("variant=*") if any(p.glob("*.parquet")))
+    from mjsim.runner import decode_variant
+
+    on_disk = sorted(decode_variant(p.name.split("=", 1)[1])
+                     for p in (root / "hands").glob("variant=*") if any(p.glob("*.parquet")))
     if not on_disk:
         raise ValueError(f"{root} holds no mjsim dataset (no hands/variant=*/*.parquet files)")
     listed = [v for v in _manifest(root) if v in on_disk]
