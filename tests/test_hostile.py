@@ -176,7 +176,7 @@ def test_the_readme_query_examples_run(dataset, capsys, monkeypatch, tmp_path):
     (["--chunk", str(10**12)], "--chunk must be at most 1,000,000"),
     (["--workers", "-1"], "--workers must be 1 or more"),
     (["--out", ""], "--out is empty"),
-    (["--rules", "/dev/zero"], "/dev/zero: larger than 1 MiB"),
+    (["--rules", "/dev/zero"], "/dev/zero: cannot read rules file: larger than 1 MiB"),
     (["--scheduler-timeout", "0", "--backend", "dask"], "--scheduler-timeout must be"),
     (["--hands", "abc"], "Invalid value for '--hands'"),
 ])
