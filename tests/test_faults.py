@@ -471,7 +471,8 @@ def test_slices_do_not_change_the_rows(fake, tmp_path, monkeypatch):
     runner.run(spec(hands=3200, chunk=3200), b, workers=1, progress=True, console=None,
                progress_every=100)
     assert same_rows(a, b)
-    assert snapshot(a) == snapshot(b)          # byte for byte, manifest included
+    parquet = lambda out: {k: v for k, v in snapshot(out).items() if k.endswith(".parquet")}  # noqa: E731
+    assert parquet(a) == parquet(b) and len(parquet(a)) == 2     # byte for byte
 
 
 def test_the_terminal_bar_moves_within_a_chunk_and_ends_at_the_final_rate(fake, tmp_path, monkeypatch):
