@@ -37,7 +37,8 @@ cdef class CoreConfig:
     cdef EvalConfig cfg
 
     def __init__(self, str game, int base, values=(), *, bint pair_258=True,
-                 bint hard_if_natural=True, int score_cap=0, multipliers=None):
+                 bint hard_if_natural=True, int score_cap=0, multipliers=None,
+                 bint quanqiuren_self=False, int discard_wilds=_eval.DISCARD_WILDS_DAN):
         cdef int i
         memset(&self.cfg, 0, sizeof(EvalConfig))
         self.cfg.game = _eval.GAME_WANZAI if game == "wanzai" else _eval.GAME_ANHUA
@@ -47,6 +48,8 @@ cdef class CoreConfig:
             self.cfg.values[i][1] = self_
         self.cfg.pair_258 = pair_258
         self.cfg.hard_if_natural = hard_if_natural
+        self.cfg.quanqiuren_self = quanqiuren_self
+        self.cfg.discard_wilds = discard_wilds
         self.cfg.score_cap = score_cap
         m = multipliers or {}
         self.cfg.m_hard = m.get("yingzhuang", 4)
