@@ -1079,7 +1079,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
 def failed_message(e: OSError, result: RunResult) -> str:
     what = str(e) if isinstance(e, SchedulerLost) else \
         f"{e.strerror or _first_line(e)}" + (f" ({e.filename})" if e.filename else "")
-    return (f"run stopped: {what}; {result.chunks_done + result.chunks_skipped} of {result.chunks_total} chunks "
+    return (f"run stopped: {what}; {result.chunks_done + result.chunks_skipped:,} of {result.chunks_total:,} chunks "
             f"({result.hands_done + result.hands_skipped:,} hands) are complete in {result.out}; "
             f"run the same command again to resume")
 
@@ -1471,6 +1471,6 @@ def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every
 
 
 def interrupted_message(result: RunResult) -> str:
-    return (f"interrupted: {result.chunks_done + result.chunks_skipped} of {result.chunks_total} chunks "
+    return (f"interrupted: {result.chunks_done + result.chunks_skipped:,} of {result.chunks_total:,} chunks "
             f"({result.hands_done + result.hands_skipped:,} hands) are complete in {result.out}; "
             f"run the same command again to resume")
