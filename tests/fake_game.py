@@ -159,3 +159,13 @@ def make_dataset(root, simulator: str = "fake_game:simulate_chunk", seed: int = 
     spec = runner.make_spec(rules or Rules.load("wanzai"), hands=hands, chunk=chunk, session_hands=16, seed=seed)
     runner.run(spec, root, workers=1, progress=False, simulator=simulator)
     return root
+
+
+def simulate_chunk_fire(rules, players, seed, start, count, session_hands):
+    """FAKE: as simulate_chunk, and a seat is on fire for a whole session (probability 0.3
+    per seat and session), a measure that carries over: its design effect is large."""
+    hands, wins = simulate_chunk(rules, players, seed, start, count, session_hands)
+    session = hands["session"]
+    for s in range(4):
+        hands[f"fire_{s}"] = (_uniform(seed + 1000 + s, session, 9) < 0.3).astype(np.int8)
+    return hands, wins
