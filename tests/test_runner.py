@@ -126,7 +126,7 @@ def test_layout_schema_and_metadata(fake, tmp_path):
     assert hands["wild_indicator"].null_count == 800           # Wanzai: no wilds
     assert set(hands["rules"].to_pylist()) == {"wanzai"}     # the variant is in the path only
     assert str(hands.schema.field("dealer").type) == "int8"
-    assert str(hands.schema.field("delta_0").type) == "int32"
+    assert str(hands.schema.field("delta_0").type) == "int64"
     wins = pq.read_table(out / "wins/variant=wanzai/chunk-s7-000000000800-800.parquet")
     self_draw = pc_equal(wins["win_kind"], "self_draw")
     assert wins.filter(self_draw)["discarder"].null_count == wins.filter(self_draw).num_rows > 0

@@ -74,14 +74,14 @@ HANDS_ARRAYS = {
     "dealer": np.int8, "dice": np.int8, "wild_indicator": np.int8, "end": np.uint8,
     "draws": np.int16, "wall_left": np.int16, "n_winners": np.int8,
     "kongs_exposed": np.int8, "kongs_added": np.int8, "kongs_concealed": np.int8,
-    **{f"delta_{s}": np.int32 for s in range(4)},
+    **{f"delta_{s}": np.int64 for s in range(4)},
     **{f"fire_{s}": np.int8 for s in range(4)},
     **{f"piao_{s}": np.int8 for s in range(4)},
 }
 WINS_ARRAYS = {
     "hand_index": np.int64, "winner": np.int8, "discarder": np.int8, "win_kind": np.uint8,
     "pattern": np.int8, "props": np.uint32, "category": np.int8, "points": np.int32,
-    "birds_hit": np.int8, "received": np.int32,
+    "birds_hit": np.int8, "received": np.int64,
 }
 
 
@@ -499,7 +499,7 @@ def hands_schema():
         ("end", pa.string()), ("draws", pa.int16()), ("wall_left", pa.int16()),
         ("n_winners", pa.int8()), ("kongs_exposed", pa.int8()), ("kongs_added", pa.int8()),
         ("kongs_concealed", pa.int8()),
-        *[(f"delta_{s}", pa.int32()) for s in range(4)],
+        *[(f"delta_{s}", pa.int64()) for s in range(4)],
         *[(f"fire_{s}", pa.int8()) for s in range(4)],
         *[(f"piao_{s}", pa.int8()) for s in range(4)],
     ])
@@ -513,7 +513,7 @@ def wins_schema():
         ("winner", pa.int8()), ("discarder", pa.int8()), ("win_kind", pa.string()),
         ("pattern", pa.string()), ("properties", pa.list_(pa.string())),
         ("category", pa.string()), ("points", pa.int32()), ("birds_hit", pa.int8()),
-        ("received", pa.int32()),
+        ("received", pa.int64()),
     ])
 
 
