@@ -395,3 +395,20 @@ def test_several_variants_must_be_named(tmp_path):
     other = stats.variants(root)[1]
     assert stats.variant_stats(root, other).variant == other
     assert [s.variant for s in stats.summarize_all(root)] == stats.variants(root)
+
+
+def test_turn_claims_and_money_measures(data):
+    root = data["a"]
+    s = stats.variant_stats(root)
+    mean = {m.key: m for m in s.means}
+    rate = {r.key: r for r in s.rates}
+    h, w, p = _frame(root, "hands"), _frame(root, "wins"), _frame(root, "payments")
+    assert mean["win", "winning turn"].mean == pytest.approx(w["turn"].mean())
+    claims = h[[f"claims_{k}" for k in range(4)]].sum(axis=1)
+    assert mean["hand", "claims per hand"].mean == pytest.approx(claims.mean())
+    assert mean["seat", "seat 2 claims per hand"].mean == pytest.approx(h["claims_2"].mean())
+    total = p["amount"].sum()
+    for reason in ("win", "kong_concealed"):
+        r = rate["money", reason]
+        assert r.freq == pytest.approx(p.loc[p["reason"] == reason, "amount"].sum() / total)
+        assert r.unit == "points"

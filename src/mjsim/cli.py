@@ -139,6 +139,42 @@ def _run_specs(specs, out, workers, backend, scheduler, progress):
         fail(str(e))
 
 
+def _run_precision(spec, out, targets, max_hands, workers, backend, scheduler, progress):
+    """simulate --precision: grow the run; one line per step; the summed RunResult."""
+    from mjsim import precision as prec
+    from mjsim import runner
+
+    def step(hands, widths):
+        parts = ", ".join(f"{t.name} ±{widths[t.name]:.4g} (target {t.halfwidth:g})" for t in targets)
+        err.print(f"{hands:,} hands: {parts}", highlight=False, markup=False)
+
+    try:
+        final, _, widths, met, results = prec.run_to_precision(
+            spec, out, targets, max_hands=max_hands, report=step, workers=workers, backend=backend,
+            scheduler=scheduler, progress=progress, console=err)
+    except runner.RunInterrupted as e:
+        err.print(runner.interrupted_message(e.result), highlight=False, markup=False)
+        raise typer.Exit(130)
+    except runner.GameUnavailable as e:
+        fail(str(e))
+    if met:
+        err.print(f"precision reached with {final.hands:,} hands (the same dataset as --hands {final.hands})",
+                  highlight=False, markup=False)
+    else:
+        short = [t.name for t in targets if widths[t.name] > t.halfwidth]
+        err.print(f"warning: --max-hands {max_hands:,} reached before the precision of {', '.join(short)}",
+                  highlight=False, markup=False)
+    total = results[-1]
+    for r in results[:-1]:
+        total.hands_done += r.hands_done
+        total.seconds += r.seconds
+        total.simulate_seconds += r.simulate_seconds
+        total.encode_seconds += r.encode_seconds
+        total.write_seconds += r.write_seconds
+    total.hands_skipped = total.hands_total - total.hands_done
+    return total
+
+
 def _timing_line(result) -> str:
     if not result.hands_done:
         return f"all {result.hands_total:,} hands were already in {result.out}: nothing to run"
@@ -164,12 +200,29 @@ def simulate(
     backend: str = typer.Option("local", "--backend", help=_RUN_HELP["backend"]),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help=_RUN_HELP["scheduler"]),
     progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+    precision: list[str] = typer.Option([], "--precision", help=(
+        "MEASURE=HALFWIDTH (repeatable): add chunks, in order, until that 95% interval is this narrow, e.g. "
+        "qixiaodui=0.0005 (a rate as a proportion) or dealer=0.05 (points); replaces --hands. Measures: win, "
+        "draw, dealer, dealer_advantage, points_per_win, seat0..seat3, every pattern id, win kind and (Anhua) "
+        "wild category.")),
+    max_hands: int = typer.Option(10_000_000, "--max-hands", help="With --precision: the most hands to play."),
 ):
     """Play seeded hands into a Parquet dataset (resumable), then print a summary."""
     from mjsim import report, runner, stats
 
-    spec = runner.make_spec(load_rules(rules, settings), players=players, hands=hands,
-                            session_hands=session_hands, seed=seed, chunk=chunk)
+    r = load_rules(rules, settings)
+    if precision:
+        from mjsim import precision as prec
+
+        targets = prec.parse_targets(precision, r.game)
+        spec = runner.make_spec(r, players=players, hands=max_hands, session_hands=session_hands, seed=seed,
+                                chunk=chunk)
+        result = _run_precision(spec, out, targets, max_hands, workers, backend, scheduler, progress)
+        report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
+        err.print(_timing_line(result), highlight=False)
+        err.print(f"dataset: {out}   full report: mjsim report {out}", highlight=False, markup=False)
+        return
+    spec = runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed, chunk=chunk)
     result = _run_specs([spec], out, workers, backend, scheduler, progress)
     report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
     err.print(_timing_line(result), highlight=False)

@@ -40,6 +40,7 @@ GAME_PROPERTIES = {
     "wanzai": _WANZAI_PATTERNS[:9] + ("qingyise",),
     "anhua": ("qingyise", "xiaoqidui", *WILD_CATEGORIES, "gangshanghua", "qiangganghu", "gangshangpao"),
 }
+PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
 GAME_WIN_KINDS = {
     "wanzai": ("self_draw", "discard", "rob_kong"),
     "anhua": ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant"),
@@ -95,9 +96,11 @@ class Lists:
     categories: list[str]
     has_turn: bool = False
     has_claims: bool = False
+    reasons: list[str] | None = None     # payment reasons; None: no payments table
+    payments: str | None = None          # SQL source of the payments table
 
 
-def discover(con, wins: str, hands: str, game: str) -> Lists:
+def discover(con, wins: str, hands: str, game: str, payments: str | None = None) -> Lists:
     """The game's listed names plus every other one that occurs in `wins`."""
     def seen(sql: str) -> list[str]:
         return sorted(str(r[0]) for r in con.execute(sql).fetchall() if r[0] is not None)
@@ -115,15 +118,20 @@ def discover(con, wins: str, hands: str, game: str) -> Lists:
         merged(WILD_CATEGORIES if game == "anhua" else (), seen(f"SELECT DISTINCT category FROM {wins}")),
         has_turn="turn" in wcols,
         has_claims="claims_0" in hcols,
+        reasons=(merged(PAY_REASONS, seen(f"SELECT DISTINCT reason FROM {payments}")) if payments else None),
+        payments=payments,
     )
 
 
 def union(a: Lists, b: Lists) -> Lists:
+    """The names of both (payments only when both have them); sources are set per side."""
     def u(x, y):
         return [*x, *[v for v in y if v not in x]]
 
+    reasons = u(a.reasons, b.reasons) if a.reasons is not None and b.reasons is not None else None
     return Lists(a.game, u(a.patterns, b.patterns), u(a.kinds, b.kinds), u(a.properties, b.properties),
-                 u(a.categories, b.categories), a.has_turn and b.has_turn, a.has_claims and b.has_claims)
+                 u(a.categories, b.categories), a.has_turn and b.has_turn, a.has_claims and b.has_claims,
+                 reasons, None)
 
 
 def _wins_columns(lists: Lists) -> list[tuple[str, str, bool]]:
@@ -201,6 +209,9 @@ def definitions(lists: Lists, fire: bool = True) -> list[Def]:
     if L.has_claims:
         claims = "(" + " + ".join(f"claims_{s}" for s in range(4)) + ")"
         d.append(_hand_mean("hand", "claims per hand", claims))
+        d += [_hand_mean("seat", f"seat {s} claims per hand", f"claims_{s}") for s in range(4)]
+    if L.reasons is not None:
+        d += [Def("money", r, "rate", f"payr{i}", n="pay_all", unit="points") for i, r in enumerate(L.reasons)]
     return d
 
 
@@ -215,7 +226,8 @@ def _signature(lists: Lists) -> tuple[str, str]:
     return wins_sig, "concat_ws('|', " + ", ".join(f"{p}::VARCHAR" for p in parts) + ")"
 
 
-def _per_hand(defs: Sequence[Def], lists: Lists, hands: str, wins: str, signature: bool = False):
+def _per_hand(defs: Sequence[Def], lists: Lists, hands: str, wins: str, signature: bool = False,
+              payments: str | None = None):
     """SQL of one row per hand: session, hand_index, y{i}, n{k}, q{i}, lo{i}, hi{i} (and sig);
     returns (sql, n expressions in column order)."""
     wcols = _wins_columns(lists)
@@ -235,8 +247,15 @@ def _per_hand(defs: Sequence[Def], lists: Lists, hands: str, wins: str, signatur
     cols += [f"({n})::DOUBLE AS n{k}" for k, n in enumerate(ns)]
     if signature:
         cols.append(f"{hsig} AS sig")
-    sql = (f"SELECT {', '.join(cols)} FROM (SELECT h.*, {joined}{', w.sig' if signature else ''} FROM {hands} h "
-           f"LEFT JOIN ({w}) w USING (hand_index)) h")
+    pjoin, psel = "", ""
+    if lists.reasons is not None and payments:
+        aggs = ["sum(amount) AS pay_all"] + [f"sum(amount) FILTER (WHERE reason = {sql_str(r)}) AS payr{i}"
+                                             for i, r in enumerate(lists.reasons)]
+        pjoin = f" LEFT JOIN (SELECT hand_index, {', '.join(aggs)} FROM {payments} GROUP BY hand_index) p USING (hand_index)"
+        psel = ", " + ", ".join(f"coalesce(p.{a}, 0) AS {a}" for a in
+                                ["pay_all", *[f"payr{i}" for i in range(len(lists.reasons))]])
+    sql = (f"SELECT {', '.join(cols)} FROM (SELECT h.*, {joined}{', w.sig' if signature else ''}{psel} FROM {hands} h "
+           f"LEFT JOIN ({w}) w USING (hand_index){pjoin}) h")
     return sql, ns
 
 
@@ -246,7 +265,7 @@ def session_sums(con, defs: Sequence[Def], lists: Lists, hands: str, wins: str) 
     Returns {"hands": N, "sessions": G, "Y": [...], "N": [...], "SS": [...] (Σ_g (Y_g - R N_g)^2),
     "G": [...] (sessions with N_g > 0), "Q": [...], "lo": [...], "hi": [...]} in `defs` order.
     """
-    per_hand, ns = _per_hand(defs, lists, hands, wins)
+    per_hand, ns = _per_hand(defs, lists, hands, wins, payments=lists.payments)
     nidx = {n: k for k, n in enumerate(ns)}
     means = [i for i, d in enumerate(defs) if d.kind == "mean" and d.sq]
     s_cols = ["count(*) AS hands"]
@@ -278,7 +297,7 @@ def session_sums(con, defs: Sequence[Def], lists: Lists, hands: str, wins: str) 
             "SS": [float(x) for x in SS], "Q": Q, "lo": lo, "hi": hi}
 
 
-def paired_sums(con, defs: Sequence[Def], lists: Lists, a: tuple[str, str], b: tuple[str, str]) -> dict:
+def paired_sums(con, defs: Sequence[Def], lists: Lists, a: tuple, b: tuple) -> dict:
     """Per measure, the totals of both variants and the clustered second moment of the
     paired difference of the two ratios, over hands matched by hand_index.
 
@@ -287,8 +306,8 @@ def paired_sums(con, defs: Sequence[Def], lists: Lists, a: tuple[str, str], b: t
     "G" (sessions where either side has N_g > 0), "up", "down" (binary rates: hands with
     the event only in b, only in a)}.
     """
-    pa_sql, ns = _per_hand(defs, lists, *a, signature=True)
-    pb_sql, _ = _per_hand(defs, lists, *b, signature=True)
+    pa_sql, ns = _per_hand(defs, lists, a[0], a[1], signature=True, payments=a[2] if len(a) > 2 else None)
+    pb_sql, _ = _per_hand(defs, lists, b[0], b[1], signature=True, payments=b[2] if len(b) > 2 else None)
     nidx = {n: k for k, n in enumerate(ns)}
     m, k = len(defs), len(ns)
     binary = [i for i, d in enumerate(defs) if d.binary]

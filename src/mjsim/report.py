@@ -28,12 +28,12 @@ __all__ = ["comparison_frame", "html_comparison", "html_report", "print_comparis
            "print_summary", "report_frame", "write_html", "write_table"]
 
 SECTIONS = ("outcome", "win kind", "pattern", "pattern points", "pattern money", "property", "wild category",
-            "seat", "birds", "kongs", "fire", "score", "win", "hand")
+            "seat", "money", "birds", "kongs", "fire", "score", "win", "hand")
 TITLES = {
     "outcome": "Outcomes", "win kind": "Win kinds", "pattern": "Patterns (scored pattern of a winner)",
     "pattern points": "Points per win, by pattern", "pattern money": "Share of win money, by pattern",
     "property": "Properties (every id a winning hand has)", "wild category": "Anhua wild categories",
-    "seat": "Seats: wins and deal-ins", "birds": "Birds (抓鳥)", "kongs": "Kongs", "fire": "Fire (上火)",
+    "seat": "Seats: wins, deal-ins and claims", "money": "Money by reason (share of all payments)", "birds": "Birds (抓鳥)", "kongs": "Kongs", "fire": "Fire (上火)",
     "score": "Net score per hand", "win": "Win values", "hand": "Hand length and claims",
 }
 SIG = "✱"
@@ -177,18 +177,21 @@ VALUE_NOTE = {"wanzai": "value: 番 per paying player, on a discard / on a self-
 def seat_rows(s: VariantStats) -> list[list[str]]:
     rates = {r.name: r for r in s.rates if r.section == "seat"}
     means = {m.name: m for m in s.means if m.section == "score"}
+    claims = {m.name: m for m in s.means if m.section == "seat"}
     rows = []
     for seat in range(4):
         w, d, m = rates.get(f"seat {seat} wins"), rates.get(f"seat {seat} deals in"), means.get(f"seat {seat}")
         cells = [f"seat {seat}"]
         for r in (w, d):
             cells += [pct(r.freq), "[{}, {}]".format(*map(pct, r.ci))] if r else ["–", "–"]
+        c = claims.get(f"seat {seat} claims per hand")
+        cells.append(num(c.mean) if c else "–")
         cells += [num(m.mean), "[{}, {}]".format(*map(num, m.ci))] if m else ["–", "–"]
         rows.append(cells)
     return rows
 
 
-SEAT_HEAD = ["wins %", CI_RATE, "deals in %", CI_RATE, "net per hand", "95% CI"]
+SEAT_HEAD = ["wins %", CI_RATE, "deals in %", CI_RATE, "claims per hand", "net per hand", "95% CI"]
 SPREAD_HEAD = ["sessions", "mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max"]
 
 

@@ -378,13 +378,19 @@ def _reader(roots: dict[str, Path], memory_limit: str | None = None):
     if memory_limit:
         con.execute(f"SET memory_limit = {_sql_str(memory_limit)}")
     for name, root in roots.items():
-        for table in ("hands", "wins"):
+        for table in ("hands", "wins", "payments"):
             if not list((Path(root) / table).glob("variant=*/*.parquet")):
+                if table == "payments":     # datasets before schema 2 have none
+                    continue
                 raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
             glob = str(Path(root) / table / "variant=*" / "*.parquet")
             con.execute(f"CREATE VIEW {name}_{table} AS SELECT * FROM read_parquet({_sql_str(glob)}, "
                         f"hive_partitioning = true, hive_types_autocast = false, union_by_name = true)")
     return con
+
+
+def _has_view(con, name: str) -> bool:
+    return bool(con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchone()[0])
 
 
 def _src(con_name: str, table: str, variant: str) -> str:
@@ -410,8 +416,9 @@ def _variant_stats(con, root: Path, variant: str, info: dict) -> VariantStats:
     from mjsim import measures as M
 
     hands, wins = _src("d", "hands", variant), _src("d", "wins", variant)
+    payments = _src("d", "payments", variant) if _has_view(con, "d_payments") else None
     game = con.execute(f"SELECT any_value(rules) FROM {hands}").fetchone()[0]
-    lists = M.discover(con, wins, hands, game)
+    lists = M.discover(con, wins, hands, game, payments)
     fire = bool(con.execute(f"SELECT bool_or({' OR '.join(f'fire_{s} > 0' for s in range(4))}) FROM {hands}").fetchone()[0])
     defs = M.definitions(lists, fire=fire)
     sums = M.session_sums(con, defs, lists, hands, wins)
@@ -652,11 +659,14 @@ def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, l
 
     lists = M.union(a.lists, b.lists)
     fire = any(r.section == "fire" for r in (*a.rates, *b.rates))
-    defs = M.definitions(lists, fire=fire)
     con = _reader({"a": a.root, "b": b.root} if a.root != b.root else {"a": a.root}, SUMMARY_MEMORY)
     bname = "b" if a.root != b.root else "a"
-    sums = M.paired_sums(con, defs, lists, (_src("a", "hands", a.variant), _src("a", "wins", a.variant)),
-                         (_src(bname, "hands", b.variant), _src(bname, "wins", b.variant)))
+    if lists.reasons is not None and not (_has_view(con, "a_payments") and _has_view(con, f"{bname}_payments")):
+        lists.reasons = None
+    sides = [(_src(n, "hands", v.variant), _src(n, "wins", v.variant), _src(n, "payments", v.variant))
+             for n, v in (("a", a), (bname, b))]
+    defs = M.definitions(lists, fire=fire)
+    sums = M.paired_sums(con, defs, lists, *sides)
     pair = replace(pair, hands=sums["hands"], identical=sums["identical"])
     have = {m.key: m for m in (*a.rates, *a.means)}
     bhave = {m.key: m for m in (*b.rates, *b.means)}
