@@ -219,7 +219,8 @@ def _signature(lists: Lists) -> tuple[str, str]:
     """(per-hand wins aggregate, hand expression) of how the hand was played, not scored."""
     wins_sig = ("string_agg(winner::VARCHAR || ':' || coalesce(discarder::VARCHAR, '-') || ':' || win_kind, ','"
                 " ORDER BY winner)")
-    parts = ["dealer", "\"end\"", "draws", "wall_left", "n_winners", "kongs_exposed", "kongs_added",
+    # not wall_left: birds are drawn from the wall after the play is over
+    parts = ["dealer", "\"end\"", "draws", "n_winners", "kongs_exposed", "kongs_added",
              "kongs_concealed", "coalesce(h.sig, '')"]
     if lists.has_claims:
         parts += [f"claims_{s}" for s in range(4)]

@@ -360,32 +360,33 @@ def _legend(adjust: str) -> str:
 
 def print_comparison(base: VariantStats, others: Sequence[VariantStats], console=None, *,
                      results=None, adjust: str = st.ADJUST) -> None:
+    """One table per variant against the baseline (narrow enough for a terminal), then
+    how each was paired, then the legend once."""
     from rich.table import Table
 
     console = _console(console)
     results = results if results is not None else st.compare_all(base, others, adjust=adjust)
-    table = Table(title=f"mjsim compare: baseline {_m(base.label)}", title_justify="left", title_style="bold magenta")
-    table.add_column("measure")
-    table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right")
-    for o in others:
+    for o, result in zip(others, results):
+        table = Table(title=f"mjsim compare: {_m(o.label)} vs baseline {_m(base.label)}", title_justify="left",
+                      title_style="bold magenta")
+        table.add_column("measure")
+        table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right")
         table.add_column(f"{_m(o.label)}\n({o.hands:,} hands)", justify="right")
         table.add_column("Δ vs baseline [95% CI]", justify="right")
         table.add_column("p", justify="right")
         table.add_column(f"p adj. ({_adjust_name(adjust)})", justify="right")
-    section = None
-    for sec, name, a, cs in _cmp_rows(base, results):
-        if _quiet(a, cs):
-            continue
-        if sec != section:   # a bold row per section keeps the measure column narrow
-            if section is not None:
-                table.add_section()
-            table.add_row(f"[bold]{_m(TITLES.get(sec, sec).split(' (')[0])}")
-            section = sec
-        cells = [_m(name_cell(name)), _value(a)]
-        for c in cs:
-            cells += [_value(c.b if c else None), _diff(c), *map(_m, _p_cells(c))]
-        table.add_row(*cells)
-    console.print(table)
+        section = None
+        for sec, name, a, cs in _cmp_rows(base, [result]):
+            if _quiet(a, cs):
+                continue
+            if sec != section:   # a bold row per section keeps the measure column narrow
+                if section is not None:
+                    table.add_section()
+                table.add_row(f"[bold]{_m(TITLES.get(sec, sec).split(' (')[0])}")
+                section = sec
+            c = cs[0]
+            table.add_row(_m(name_cell(name)), _value(a), _value(c.b if c else None), _diff(c), *map(_m, _p_cells(c)))
+        console.print(table)
     for line in _pairing_lines(others, results):
         console.print(_m(line), highlight=False)
     console.print(_m(_legend(adjust)), style="dim", highlight=False)
@@ -505,7 +506,7 @@ def plot_rates(stats_list: Sequence[VariantStats], section: str, title: str) -> 
     ax.set_xlabel("per hand (log scale): dot = frequency, whiskers = 95% Wilson interval, ◀ = upper bound of a zero count")
     if k > 1:       # the title is the page's heading above the image, not repeated in it
         ax.legend(fontsize="small")
-    ax.grid(axis="x", which="both", alpha=0.3)
+    ax.grid(axis="x", which="major", alpha=0.3)
     return _png(fig)
 
 
@@ -609,46 +610,53 @@ def plot_hand_length(stats_list: Sequence[VariantStats]) -> str | None:
 
 
 def plot_forest(base: VariantStats, others: Sequence[VariantStats], results) -> list[tuple[str, str]]:
-    """Every tested difference against the baseline with its 95 % interval: one panel for
-    rates (percentage points), one for means (in their own units, by section)."""
+    """Every tested difference against the baseline with its 95 % interval, one panel per
+    section (each with its own scale: rates in percentage points, means in their unit);
+    a filled dot is significant after the adjustment."""
     plt = _plt()
     out = []
+    order = {s: i for i, s in enumerate(SECTIONS)}
     for kind, title, scale in (("rate", "Differences of rates vs baseline (percentage points)", 100.0),
                                ("mean", "Differences of means vs baseline", 1.0)):
-        rows: list[tuple[str, str]] = []
+        sections: dict[str, list[str]] = {}
         for _, comps in results:
             for c in comps:
-                is_rate = isinstance(c.a, Rate)
-                if (kind == "rate") == is_rate and c.tested and (c.section, c.name) not in rows:
-                    rows.append((c.section, c.name))
-        if not rows:
+                if (kind == "rate") == isinstance(c.a, Rate) and c.tested:
+                    names = sections.setdefault(c.section, [])
+                    if c.name not in names:
+                        names.append(c.name)
+        if not sections:
             continue
-        order = {s: i for i, s in enumerate(SECTIONS)}
-        rows.sort(key=lambda r: order.get(r[0], len(order)))
+        keys = sorted(sections, key=lambda k: order.get(k, len(order)))
         k = len(others)
         step = 0.7 / max(k, 1)
-        fig, ax = plt.subplots(figsize=(9, 0.26 * len(rows) * max(1, 0.6 * k) + 1.4))
-        y = {r: i for i, r in enumerate(rows)}
-        for j, (o, (_, comps)) in enumerate(zip(others, results)):
-            pts = [(y[(c.section, c.name)], c) for c in comps if (c.section, c.name) in y and c.tested]
-            if not pts:
-                continue
-            pos = np.array([p for p, _ in pts]) + (j - (k - 1) / 2) * step
-            d = np.array([c.diff for _, c in pts]) * scale
-            lo = np.array([c.ci[0] for _, c in pts]) * scale
-            hi = np.array([c.ci[1] for _, c in pts]) * scale
-            sig = np.array([c.significant for _, c in pts])
-            line = ax.errorbar(d, pos, xerr=[d - lo, hi - d], fmt="none", lw=1, capsize=2)
-            color = line[2][0].get_color()[0] if line[2] else None
-            ax.scatter(d[sig], pos[sig], color=color, s=22, zorder=3, label=f"{o.label} ({SIG} adjusted p < {st.ALPHA})")
-            ax.scatter(d[~sig], pos[~sig], facecolors="white", edgecolors=color, s=22, zorder=3, label=f"{o.label}")
-        ax.axvline(0, color="black", lw=0.8)
-        ax.set_yticks(range(len(rows)), [f"{r[0]}: {plot_label(r[1])}" for r in rows], fontsize="small")
-        ax.invert_yaxis()
-        ax.set_xlabel(("percentage points" if kind == "rate" else "difference in the measure's unit")
-                      + "; filled: significant after adjustment")
-        ax.legend(fontsize="x-small", loc="best")
-        ax.grid(axis="x", alpha=0.3)
+        heights = [max(1.0, 0.28 * len(sections[sec]) * max(1, 0.6 * k)) + 0.5 for sec in keys]
+        fig, axes = plt.subplots(len(keys), 1, figsize=(9, sum(heights) + 0.6), squeeze=False,
+                                 gridspec_kw={"height_ratios": heights})
+        for ax, sec in zip(axes[:, 0], keys):
+            y = {name: i for i, name in enumerate(sections[sec])}
+            for j, (o, (_, comps)) in enumerate(zip(others, results)):
+                pts = [(y[c.name], c) for c in comps if c.section == sec and c.name in y and c.tested]
+                if not pts:
+                    continue
+                color = f"C{j}"
+                pos = np.array([p for p, _ in pts]) + (j - (k - 1) / 2) * step
+                d = np.array([c.diff for _, c in pts]) * scale
+                lo = np.array([c.ci[0] for _, c in pts]) * scale
+                hi = np.array([c.ci[1] for _, c in pts]) * scale
+                sig = np.array([c.significant for _, c in pts])
+                ax.errorbar(d, pos, xerr=[d - lo, hi - d], fmt="none", lw=1, capsize=2, ecolor=color, label=o.label)
+                ax.scatter(d[sig], pos[sig], color=color, s=22, zorder=3)
+                ax.scatter(d[~sig], pos[~sig], facecolors="white", edgecolors=color, s=22, zorder=3)
+            ax.axvline(0, color="black", lw=0.8)
+            ax.set_yticks(range(len(y)), [plot_label(n) for n in y], fontsize="small")
+            ax.set_ylim(len(y) - 0.5, -0.5)
+            ax.set_title(TITLES.get(sec, sec), fontsize="small", loc="left")
+            ax.grid(axis="x", alpha=0.3)
+        axes[0, 0].legend(fontsize="x-small", loc="best")
+        axes[-1, 0].set_xlabel(("percentage points" if kind == "rate" else "difference in the measure's unit")
+                               + "; whiskers: 95% interval; filled dot: significant after adjustment")
+        fig.tight_layout()
         out.append((title, _png(fig)))
     return out
 
