@@ -20,7 +20,8 @@ cdef enum:
     PLAYER_GREEDY = 1
     PLAYER_GREEDY_PASS_ONCE = 2     # greedy, but passes the first discard win it is offered
                                     # in a hand (a test player that makes 漏胡 observable)
-    PLAYER_PYTHON = 3               # decisions made by a Python object (mjsim.players.Player)
+    PLAYER_GREEDY_V1 = 3            # greedy as it was before the kong and tie-break fixes
+    PLAYER_PYTHON = 4               # decisions made by a Python object (mjsim.players.Player)
 
 # 漏胡 lock (pass_ron_lock)
 cdef enum:

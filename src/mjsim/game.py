@@ -348,7 +348,9 @@ def _scripted_wall(wall, game: str = "wanzai") -> list[int]:
     from mjsim.tiles import parse_tiles
 
     n, n_kinds = (136, 34) if game == "wanzai" else (108, 27)
-    kinds = parse_tiles(wall) if isinstance(wall, str) else [int(k) for k in wall]
+    from mjsim.tiles import check_kind
+
+    kinds = parse_tiles(wall) if isinstance(wall, str) else [check_kind(k) for k in wall]
     if len(kinds) != n:
         raise ValueError(f"a scripted wall needs all {n} tiles, got {len(kinds)}")
     counts = np.bincount(kinds, minlength=n_kinds)

@@ -86,30 +86,42 @@ def _next_hands(hands: int, chunk: int, widths: dict[str, float], targets: Seque
     return min(cap, chunks * chunk)
 
 
-def _allow_growth(out: Path, spec) -> None:
-    """Let the manifest accept more hands for this variant: the chunks already on disk are a
-    prefix of the longer run when everything else that shapes the data is the same."""
+def _recorded_hands(out: Path, spec) -> int | None:
+    """Hands the manifest records for this variant when the rest of what shapes the data
+    is the same and they are whole chunks (the chunks on disk are then a prefix of any
+    longer run), else None."""
     from mjsim import runner
 
-    path = Path(out) / "manifest.json"
-    if not path.exists():
-        return
-    data = runner.read_manifest(out)
-    old = data["variants"].get(spec.variant)
-    if old is None or old.get("hands") == spec.hands:
-        return
+    if not (Path(out) / "manifest.json").exists():
+        return None
+    old = runner.read_manifest(out)["variants"].get(spec.variant)
+    if old is None:
+        return None
     new = spec.manifest_entry()
     same = all(old.get(k) == new[k] for k in ("rules_hash", "seed", "players", "session_hands", "chunk"))
-    if same and isinstance(old.get("hands"), int) and old["hands"] % spec.chunk == 0:
-        old["hands"] = spec.hands
-        runner.write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+    hands = old.get("hands")
+    return hands if same and isinstance(hands, int) and hands % spec.chunk == 0 else None
 
 
-def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, report=None, **run_options):
+def _allow_growth(out: Path, spec) -> None:
+    """Let the manifest accept more hands for this variant (never fewer)."""
+    from mjsim import runner
+
+    recorded = _recorded_hands(out, spec)
+    if recorded is None or recorded >= spec.hands:
+        return
+    data = runner.read_manifest(out)
+    data["variants"][spec.variant]["hands"] = spec.hands
+    runner.write_atomic(Path(out) / "manifest.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+
+
+def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, report=None, run_step=None,
+                     **run_options):
     """Grow `spec` (its chunk size fixed) until every target is met or `max_hands` is reached.
 
     Returns (final spec, VariantStats, {name: half-width}, met, [RunResult per step]).
-    `report(hands, widths)` is called after each step.
+    `report(hands, widths)` is called after each step; `run_step(spec)` runs one step
+    (default: mjsim.runner.run(spec, out, **run_options)).
     """
     from mjsim import runner, stats
 
@@ -117,12 +129,13 @@ def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, re
     if max_hands < chunk:
         raise ValueError(f"--max-hands {max_hands} is less than one chunk ({chunk} hands)")
     cap = max_hands // chunk * chunk
-    hands = chunk
+    # a rerun resumes where the last one stopped (the run refuses to forget chunks on disk)
+    hands = min(cap, max(chunk, _recorded_hands(out, spec) or 0))
     results = []
     while True:
         step = replace(spec, hands=hands)
         _allow_growth(out, step)
-        results.append(runner.run(step, out, **run_options))
+        results.append(run_step(step) if run_step is not None else runner.run(step, out, **run_options))
         st = stats.variant_stats(out, step.variant)
         widths = halfwidths(st, targets)
         met = all(widths[t.name] <= t.halfwidth for t in targets)
