@@ -113,6 +113,8 @@ METHOD_NOTE = ("Rates: hands (or wins) in which it happened; a hand with several
 
 def _rate_head(items: Sequence[Rate]) -> list[str]:
     unit = items[0].unit if items else "hands"
+    if unit == "points":      # a share of money: the count is points, not events
+        return ["points", "share %", "95% CI % (Wilson, effective n)"]
     return ["count", f"per {unit[:-1]} %", CI_RATE]
 
 
