@@ -297,7 +297,7 @@ def test_a_full_disk_mid_run_is_one_line_and_keeps_completed_chunks(fake, clean,
 
     def full_disk(path, data):
         calls["n"] += 1
-        if calls["n"] > 5:          # manifest, then two chunks (wins + hands each) fit
+        if calls["n"] > 1 + 2 * len(runner.TABLES):   # manifest, then two chunks (a file per table each) fit
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         real(path, data)
 
