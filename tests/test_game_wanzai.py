@@ -580,7 +580,7 @@ def test_kong_payments_are_in_units_of_base(base):
     kong = h.events[1]
     assert kong.kong == "exposed" and kong_payments_after(h, kong) == [(0, 2, 2 * base, "kong_exposed")]
     hands = list(ADDED_KONG_HANDS)
-    hands[3] = None
+    hands[3] = "111s222s444s33m66m"  # as in the added-kong test: no four of a kind for greedy to kong
     h = play_script(rules, hands=hands, live=ADDED_KONG_LIVE, tail="3z")
     kong = events(h, "kong")[0]
     assert kong.kong == "added" and [a for _, _, a, _ in kong_payments_after(h, kong)] == [base] * 3
