@@ -4,7 +4,8 @@
 One hand is a `HandState` (fixed size, no heap) advanced by `play_hand`. Every random
 choice, from the shuffle to a random player's discard, comes from the hand's own RNG,
 seeded by (master seed, hand index), so any hand can be replayed on its own.
-Python entry points are at the end (`NativeGame`); validation lives in game.py.
+Python entry points are at the end (`NativeGame`); validation lives in game.py.  Scoring
+a win and making its payments (and kong payments) is _settle.pyx's concern.
 
 One loop plays both rule sets; `cfg.game` selects Anhua's differences (RULES §3): a
 108-tile wall and a turned-up wild indicator, the special start, discard-win
@@ -15,8 +16,8 @@ code paths (and random numbers) it took before Anhua was added.
 Readings of RULES §3 where it is silent (each is documented where it is implemented):
 - Special start: asked once, right after the indicator is turned, from the dealer in play
   order; the first seat that declares wins at once.  A seat that passes (or whose
-  category only appears later) can never declare afterwards.  `instant_win_score` is the
-  amount each other seat pays (not multiplied by `base`), capped by `score_cap` (> 0); no
+  category only appears later) can never declare afterwards.  `instant_win_score` x base
+  is the amount each other seat pays (RULES §1 Units), capped by `score_cap` (> 0); no
   birds.  Built-in random declares with probability 1/2, every other built-in declares.
 - Kong tenpai rule "before": the 13-tile hand at the start of the turn (the hand minus the
   tile just drawn); for an exposed kong the hand before the discard; for the dealer's
@@ -50,6 +51,8 @@ from libc.string cimport memset, memcpy
 from mjsim cimport _eval
 from mjsim._eval cimport EvalConfig, MeldInfo, EvalResult
 from mjsim._rng cimport Rng, rng_seed, rng_below, rng_uniform
+from mjsim._settle cimport (pay_kong, refund_kongs, self_draw_win, discard_win, rob_kong_win,
+                            pay_win, settle_anhua)
 from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shuffle_tiles,
                           throw_dice, wall_build, wall_deal, draw_live, draw_replacement,
                           live_left)
@@ -63,7 +66,8 @@ KONG_NAMES = ("added", "exposed", "concealed")
 MELD_NAMES = ("chow", "pung", "kong", "added_kong", "concealed_kong")
 END_NAMES = ("draw", "self_draw", "discard", "rob_kong", "instant")
 WIN_KIND_NAMES = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
-PAY_NAMES = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund")
+PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
+PAY_NAMES = PAY_REASONS
 
 cdef enum:
     SRC_OPENING = 0     # the dealer's 14 opening tiles
@@ -99,20 +103,6 @@ cdef inline int min3(int a, int b, int c) noexcept nogil:
 
 cdef inline int max3(int a, int b, int c) noexcept nogil:
     return a if a >= b and a >= c else (b if b >= c else c)
-
-
-cdef inline void log_event(HandState* st, int type, int seat, int tile, int aux,
-                           int value) noexcept nogil:
-    cdef Event* e
-    if st.events == NULL or st.n_events >= MAX_EVENTS:
-        return
-    e = &st.events[st.n_events]
-    e.type = type
-    e.seat = seat
-    e.tile = tile
-    e.aux = aux
-    e.value = value
-    st.n_events += 1
 
 
 cdef void add_meld(SeatState* p, int kind, int t0, int t1, int t2, int t3,
@@ -158,10 +148,6 @@ cdef inline int hand_shanten(const HandState* st, const uint8_t* hand,
     return _eval.shanten(&st.cfg.ev, hand, mi, st.indicator)
 
 
-cdef inline bint is_anhua(const HandState* st) noexcept nogil:
-    return st.cfg.game == _eval.GAME_ANHUA
-
-
 cdef inline bint is_wild(const HandState* st, int k) noexcept nogil:
     return k >= 0 and (k == st.wild_a or k == st.wild_b)
 
@@ -171,53 +157,6 @@ cdef inline int hand_category(const HandState* st, const uint8_t* hand) noexcept
     if st.wild_a < 0:
         return _eval.CAT_NONE
     return _eval.category_of(hand[st.wild_a], hand[st.wild_b])
-
-
-# ================================================================ payments
-
-cdef int share(const HandState* st, int payer, int receiver, int amount,
-               bint win) noexcept nogil:
-    """One payment from payer to receiver after fire, dealer doubling and (wins) piao."""
-    cdef const GameConfig* cfg = st.cfg
-    cdef int v = amount << (st.fire[payer] + st.fire[receiver])
-    if cfg.dealer_pays_double and payer == st.dealer:
-        v *= 2
-    if win:
-        v += cfg.piao[payer] + cfg.piao[receiver]
-    return v
-
-
-cdef void transfer(HandState* st, int payer, int receiver, int value, int reason) noexcept nogil:
-    st.deltas[payer] -= value
-    st.deltas[receiver] += value
-    if reason == PAY_KONG_ADDED or reason == PAY_KONG_EXPOSED or reason == PAY_KONG_CONCEALED:
-        st.kong_deltas[payer] -= value
-        st.kong_deltas[receiver] += value
-    log_event(st, EV_PAY, payer, reason, receiver, value)
-
-
-cdef void pay_kong(HandState* st, int s, int kong_type, int discarder) noexcept nogil:
-    cdef int i, q, amount = st.cfg.kong_values[kong_type]
-    cdef int reason = PAY_KONG_ADDED + kong_type
-    st.kongs[kong_type] += 1
-    if is_anhua(st):
-        return   # RULES §3.4: no kong payments
-    if kong_type == KONG_EXPOSED:
-        transfer(st, discarder, s, share(st, discarder, s, amount, False), reason)
-        return
-    for i in range(1, 4):
-        q = (s + i) & 3
-        transfer(st, q, s, share(st, q, s, amount, False), reason)
-
-
-cdef void refund_kongs(HandState* st) noexcept nogil:
-    """kong_pay_on_draw = false: a drawn hand returns every kong payment."""
-    cdef int s
-    for s in range(4):
-        if st.kong_deltas[s]:
-            st.deltas[s] -= st.kong_deltas[s]
-            log_event(st, EV_PAY, s, PAY_KONG_REFUND, -1, -st.kong_deltas[s])
-            st.kong_deltas[s] = 0
 
 
 # ================================================================ wins
@@ -258,14 +197,20 @@ cdef inline bint _all_even(const uint8_t* hand) noexcept nogil:
 
 cdef bint can_win_on(const HandState* st, int s, int tile, int context) noexcept nogil:
     """May seat s win on another seat's `tile`?  Wanzai: complete with it.  Anhua (RULES
-    §3.3): a discard needs no wild or 單王 and completion at face value; robbing a kong
-    and 槓上炮 need no wild or 單王, wilds substituting (the won tile is its face value)."""
+    §3.3): a discard needs completion at face value, holding only the wilds that
+    discard_win_wilds allows; robbing a kong and 槓上炮 need no wild or 單王, wilds
+    substituting (the won tile is its face value)."""
     cdef SeatState* p = <SeatState*>&st.seat[s]
     cdef EvalResult r
     cdef bint ok
+    cdef int cat
     if not is_anhua(st):
         return can_win_with(st, s, tile)
-    if hand_category(st, p.hand) > _eval.CAT_DAN:
+    cat = hand_category(st, p.hand)
+    if context == _eval.CTX_NONE:
+        if not _eval.discard_category_ok(&st.cfg.ev, cat):
+            return False
+    elif cat > _eval.CAT_DAN:
         return False
     p.hand[tile] += 1
     if context == _eval.CTX_NONE:
@@ -294,148 +239,10 @@ cdef void lock_after_pass(HandState* st, int s, int tile) noexcept nogil:
         st.seat[s].lock_kind[tile] = 1
 
 
-cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_draw,
-                        int context) noexcept nogil:
-    """Evaluate seat s's complete hand (the tile already in it) and log the win."""
-    cdef EvalResult r
-    cdef WinRec* w = &st.wins[st.n_winners]
-    _eval.evaluate(&st.cfg.ev, st.seat[s].hand, &st.seat[s].mi, tile, self_draw, st.indicator,
-                   context, &r)
-    st.n_winners += 1
-    w.winner = s
-    w.payer = payer
-    w.tile = tile
-    w.pattern = r.pattern
-    w.props = r.props
-    w.points = r.points
-    w.received = 0
-    w.n_paid = 0
-    w.category = r.category
-    w.hard = r.hard
-    w.birds_hit = 0
-    w.kind = (WIN_SELF_DRAW if context == _eval.CTX_NONE else WIN_GANGSHANGHUA) if self_draw else (
-        WIN_DISCARD if context == _eval.CTX_NONE else
-        WIN_ROB_KONG if context == _eval.CTX_QIANGGANGHU else WIN_GANGSHANGPAO)
-    log_event(st, EV_WIN, s, tile, payer, r.points)
-    return w
-
-
-cdef void self_draw_win(HandState* st, int s, int tile, int context) noexcept nogil:
-    cdef WinRec* w = record_win(st, s, tile, -1, True, context)
-    cdef int i, q, v
-    st.end = END_SELF_DRAW
-    if is_anhua(st):
-        return   # paid in settle_anhua, after the birds
-    for i in range(1, 4):
-        q = (s + i) & 3
-        v = share(st, q, s, w.points, True)
-        transfer(st, q, s, v, PAY_WIN)
-        w.received += v
-
-
-cdef void discard_win(HandState* st, int s, int tile, int discarder, int context) noexcept nogil:
-    """A win on a discard (context CTX_NONE) or on a 補章 discard (CTX_GANGSHANGPAO)."""
-    cdef WinRec* w
-    cdef int v
-    st.seat[s].hand[tile] += 1
-    w = record_win(st, s, tile, discarder, False, context)
-    st.seat[s].hand[tile] -= 1   # the tile stays in the discarder's pool
-    st.end = END_DISCARD
-    if is_anhua(st):
-        return
-    v = share(st, discarder, s, w.points, True)
-    transfer(st, discarder, s, v, PAY_WIN)
-    w.received = v
-
-
-cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogil:
-    """搶槓: scored as a self-draw; the robbed player pays all three shares or one."""
-    cdef WinRec* w
-    cdef int i, q, v
-    st.seat[s].hand[tile] += 1
-    w = record_win(st, s, tile, robbed, False, _eval.CTX_QIANGGANGHU)
-    st.seat[s].hand[tile] -= 1
-    st.end = END_ROB_KONG
-    if is_anhua(st):
-        return
-    if st.cfg.rob_kong_all:
-        for i in range(1, 4):
-            q = (s + i) & 3
-            v = share(st, q, s, w.points, True)   # each share with its own payer's factors
-            transfer(st, robbed, s, v, PAY_WIN)
-            w.received += v
-    else:
-        v = share(st, robbed, s, w.points, True)
-        transfer(st, robbed, s, v, PAY_WIN)
-        w.received = v
-
-
-# ================================================================ Anhua: birds and payments
-
-cdef inline int bird_seat(int winner, int tile) noexcept nogil:
-    """Rank v points at seat winner + (v-1) mod 4: 1/5/9 the winner, 2/6 下家, 3/7 對家,
-    4/8 上家 (RULES §3.5)."""
-    return (winner + tile % 9) & 3
-
-
-cdef inline int anhua_amount(const HandState* st, int points, int factor_bits) noexcept nogil:
-    """points x 2^(birds on payer + birds on winner), capped by score_cap (> 0)."""
-    cdef int64_t v = (<int64_t>points) << factor_bits
-    if st.cfg.score_cap and v > st.cfg.score_cap:
-        v = st.cfg.score_cap
-    return <int>v
-
-
-cdef void pay_win(HandState* st, WinRec* w, int payer, int points, int bird_exp) noexcept nogil:
-    """One Anhua win payment (bird factor 2^bird_exp, then score_cap), recorded on the win."""
-    cdef int v = anhua_amount(st, points, bird_exp)
-    transfer(st, payer, w.winner, v, PAY_WIN)
-    w.received += v
-    w.paid_by[w.n_paid] = payer
-    w.paid[w.n_paid] = v
-    w.paid_bird_exp[w.n_paid] = bird_exp
-    w.n_paid += 1
-
-
-cdef void settle_anhua(HandState* st) noexcept nogil:
-    """Turn the birds, then make every payment of the hand's win(s).
-
-    birds_hit of a win = the birds on its winner plus the birds on each seat whose bird
-    factor entered one of its payments: all birds for a self-draw (and for a robbed kong
-    paid in three shares), the winner's and the payer's for a win with one payer.
-    """
-    cdef int i, j, q, v, n = st.cfg.birds, left = live_left(&st.wall)
-    cdef int on[4]
-    cdef WinRec* w
-    if n > left:
-        n = left          # fewer if the wall runs out; none after a win with the last tile
-    if n > MAX_BIRDS:
-        n = MAX_BIRDS
-    for i in range(n):
-        st.birds[i] = draw_live(&st.wall)
-        st.n_birds += 1
-        log_event(st, EV_BIRD, bird_seat(st.wins[0].winner, st.birds[i]), st.birds[i], 0, 0)
-    for j in range(st.n_winners):
-        w = &st.wins[j]
-        on[0] = on[1] = on[2] = on[3] = 0
-        for i in range(st.n_birds):
-            on[bird_seat(w.winner, st.birds[i])] += 1
-        w.received = 0
-        if w.kind == WIN_SELF_DRAW or w.kind == WIN_GANGSHANGHUA or (
-                w.kind == WIN_ROB_KONG and st.cfg.rob_kong_all):
-            w.birds_hit = st.n_birds
-            for i in range(1, 4):
-                q = (w.winner + i) & 3
-                pay_win(st, w, q if w.payer < 0 else w.payer, w.points, on[q] + on[w.winner])
-        else:
-            w.birds_hit = on[w.winner] + on[w.payer]
-            pay_win(st, w, w.payer, w.points, on[w.payer] + on[w.winner])
-
-
 cdef bint special_start(HandState* st) noexcept nogil:
     """特殊平胡 (RULES §3.3): from the dealer in play order, a seat whose wild category is in
     instant_win_categories may declare; the first that does wins (each other seat pays
-    instant_win_score, no birds).  Asked once only: a seat that passes, or reaches such a
+    instant_win_score x base, no birds).  Asked once only: a seat that passes, or reaches such a
     category later, never declares afterwards."""
     cdef int i, s, q, cat, v
     cdef WinRec* w
@@ -459,11 +266,12 @@ cdef bint special_start(HandState* st) noexcept nogil:
         w.tile = -1
         w.pattern = _eval.P_PINGHU          # 特殊平胡
         w.props = 1u << (_eval.PR_CATEGORY0 + cat)
-        w.points = st.cfg.instant_score
+        w.points = st.cfg.instant_score * st.cfg.ev.base   # in units of base (RULES §1)
         if st.cfg.score_cap and w.points > st.cfg.score_cap:
             w.points = st.cfg.score_cap
         w.received = 0
         w.kind = WIN_INSTANT
+        w.turn = 1          # no discard made yet
         w.category = cat
         w.birds_hit = 0
         w.hard = 0
@@ -508,7 +316,8 @@ cdef int useful_tiles(const HandState* st, const SeatState* p, uint8_t* hand,
 cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
                               const int8_t* sh_of) noexcept nogil:
     """Anhua greedy: the wild to discard when that is the only way to be waiting on a
-    discard win (tenpai at face value with no wild or 單王 left, RULES §3.3), else -1.
+    discard win (tenpai at face value with the wilds discard_win_wilds allows, RULES §3.3),
+    else -1.
 
     Only asked when the hand holds a wild and some discard leaves it tenpai."""
     cdef int8_t fv[34]
@@ -517,7 +326,7 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     for k in range(27):
         if not hand[k] or fv[k] != 0:
             continue
-        if _eval.category_of(a - (k == st.wild_a), b - (k == st.wild_b)) > _eval.CAT_DAN:
+        if not _eval.discard_category_ok(&st.cfg.ev, _eval.category_of(a - (k == st.wild_a), b - (k == st.wild_b))):
             continue
         if not is_wild(st, k):
             return -1        # a plain discard already waits on a discard win
@@ -1012,6 +821,7 @@ cdef void discard_tile(HandState* st, int s, int t, int buzhang) noexcept nogil:
     if p.n_discards < MAX_DISCARDS:
         p.discards[p.n_discards] = t
         p.n_discards += 1
+    p.n_discarded += 1
     st.seen[t] += 1
     # 漏胡 ends with the seat's own discard
     p.ron_locked = 0
@@ -1080,6 +890,7 @@ cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken) noexcep
 cdef void apply_call(HandState* st, int q, int t, int discarder, const Call* c) noexcept nogil:
     cdef SeatState* p = &st.seat[q]
     take_from_pool(st, discarder)   # the tile moves to the meld; it stays counted in seen
+    st.claims[q] += 1
     if c.type == CALL_PUNG:
         p.hand[t] -= 2
         st.seen[t] += 2
@@ -1236,6 +1047,20 @@ cdef void finish_win(HandState* st) noexcept nogil:
     for i in range(st.n_winners):
         dealer_won |= st.wins[i].winner == st.dealer
     st.next_dealer = st.dealer if dealer_won else (st.dealer + 1) & 3
+
+
+cdef void start_session(Session* session, const GameConfig* cfg, uint64_t seed,
+                        uint64_t first_hand) noexcept nogil:
+    """A session starts with nobody on fire and its first dealer (RULES §1): the fixed seat,
+    or one drawn uniformly from the session's own stream -- (seed, first hand index) with
+    a salt, so it is independent of every hand's shuffle."""
+    cdef Rng r
+    memset(session, 0, sizeof(Session))
+    if cfg.first_dealer >= 0:
+        session.dealer = cfg.first_dealer
+    else:
+        rng_seed(&r, seed ^ 0x5E55104F1257DEA1ULL, first_hand)
+        session.dealer = rng_below(&r, 4)
 
 
 cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil:
@@ -1550,6 +1375,8 @@ cdef class NativeGame:
         self.cfg.dealer_next_winner = p["dealer_next"] == "winner"
         self.cfg.dealer_on_draw = ("stay", "next", "last_drawer").index(p["dealer_on_draw"])
         self.cfg.ev.base = p["base"]
+        self.cfg.first_dealer = -1 if p["first_dealer"] == "random" else p["first_dealer"]
+        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
         for i in range(4):
             self.cfg.players[i] = players[i]
         if p["rules"] == "anhua":
@@ -1562,7 +1389,7 @@ cdef class NativeGame:
             self.cfg.ev.values[i][0] = discard
             self.cfg.ev.values[i][1] = self_
         self.cfg.honor_chow = p["honor_chow"]
-        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
+        self.cfg.ev.quanqiuren_self = p["quanqiuren_self"] == "quanqiuren"
         self.cfg.kong_pay_on_draw = p["kong_pay_on_draw"]
         self.cfg.dealer_pays_double = p["dealer_pays_double"]
         for i in range(4):
@@ -1574,8 +1401,7 @@ cdef class NativeGame:
 
     def _init_anhua(self, dict p):
         """RULES §3; the evaluator part mirrors engine.core_config.  No honors (so no honor
-        chows), added kongs with any held tile, no kong payments, fire, piao or dealer
-        doubling (all zero)."""
+        chows), no kong payments, fire, piao or dealer doubling (all zero)."""
         cdef int i
         m = p["multipliers"]
         self.cfg.game = _eval.GAME_ANHUA
@@ -1583,6 +1409,7 @@ cdef class NativeGame:
         self.cfg.ev.game = _eval.GAME_ANHUA
         self.cfg.ev.pair_258 = p["pair_258"]
         self.cfg.ev.hard_if_natural = p["hard_if_natural"]
+        self.cfg.ev.discard_wilds = ("none", "dan_wang_face_value", "face_value").index(p["discard_win_wilds"])
         self.cfg.ev.score_cap = p["score_cap"]
         self.cfg.ev.m_hard = m["yingzhuang"]
         self.cfg.ev.m_soft = m["pinghu"]
@@ -1643,6 +1470,10 @@ cdef class NativeGame:
             seats=seats,
             wall=[st.wall.tiles[i] for i in range(st.wall.n) if not st.wall.taken[i]],
             deltas=[st.deltas[s] for s in range(4)],
+            claims=[st.claims[s] for s in range(4)],
+            payments=[(st.pays[i].payer, st.pays[i].receiver, st.pays[i].amount,
+                       st.pays[i].reason, st.pays[i].pattern) for i in range(st.n_pays)],
+            turns=[st.wins[i].turn for i in range(st.n_winners)],
             wins=[(st.wins[i].winner, st.wins[i].payer, st.wins[i].tile, st.wins[i].pattern,
                    st.wins[i].props, st.wins[i].points, st.wins[i].received, st.wins[i].kind,
                    st.wins[i].category, st.wins[i].birds_hit, bool(st.wins[i].hard),
@@ -1657,6 +1488,12 @@ cdef class NativeGame:
             end=st.end, next_dealer=st.next_dealer, draws=st.draws,
             kongs=[st.kongs[i] for i in range(3)],
         )
+
+    def first_dealer(self, unsigned long long seed, unsigned long long first_hand):
+        """The first dealer of the session that starts at hand index `first_hand`."""
+        cdef Session session
+        start_session(&session, &self.cfg, seed, first_hand)
+        return session.dealer
 
     def _raise_player_error(self):
         errors = self.py_context[1]
@@ -1688,16 +1525,19 @@ cdef class NativeGame:
                 useful_tiles_all(&st, p, p.hand, &p.mi, sh))
 
     def simulate(self, unsigned long long seed, unsigned long long start, Py_ssize_t count,
-                 int session_hands):
-        """Hands [start, start+count) in one nogil loop -> (hands, wins) dicts of numpy arrays.
+                 int session_hands, bint payments=False):
+        """Hands [start, start+count) in nogil loops -> (hands, wins[, payments]) dicts of
+        numpy arrays.
 
         Sessions are blocks of `session_hands` consecutive hand indices: each starts with
-        seat 0 dealing and nobody on fire, then carries the dealer and fire on.  `start`
-        must begin a session (the runner's chunks never split one).
+        its first dealer (start_session) and nobody on fire, then carries the dealer and
+        fire on.  `start`
+        must begin a session (the runner's chunks never split one).  With `payments` the
+        hand's payment records are collected too (the buffer grows between nogil blocks).
         """
         cdef HandState st
         cdef Session session
-        cdef Py_ssize_t h, n_wins = 0
+        cdef Py_ssize_t h = 0, n_wins = 0, n_pay = 0, cap = 0
         cdef int s, i
         hands = dict(
             hand_index=np.arange(start, start + count, dtype=np.int64),
@@ -1709,7 +1549,8 @@ cdef class NativeGame:
             wall_left=np.zeros(count, np.int16), n_winners=np.zeros(count, np.int8),
             kongs_exposed=np.zeros(count, np.int8), kongs_added=np.zeros(count, np.int8),
             kongs_concealed=np.zeros(count, np.int8),
-            deltas=np.zeros((count, 4), np.int32), fire=np.zeros((count, 4), np.int8),
+            deltas=np.zeros((count, 4), np.int64), fire=np.zeros((count, 4), np.int8),
+            claims=np.zeros((count, 4), np.int16),
         )
         wins = dict(
             hand_index=np.zeros(count * MAX_WINNERS, np.int64),
@@ -1721,57 +1562,101 @@ cdef class NativeGame:
             category=np.zeros(count * MAX_WINNERS, np.int8),
             points=np.zeros(count * MAX_WINNERS, np.int32),
             birds_hit=np.zeros(count * MAX_WINNERS, np.int8),
-            received=np.zeros(count * MAX_WINNERS, np.int32),
+            received=np.zeros(count * MAX_WINNERS, np.int64),
+            turn=np.zeros(count * MAX_WINNERS, np.int16),
         )
+        pays = _pay_arrays(0)
         cdef int8_t[::1] h_dealer = hands["dealer"], h_dice = hands["dice"]
         cdef int8_t[::1] h_wild = hands["wild_indicator"]
         cdef uint8_t[::1] h_end = hands["end"]
         cdef int16_t[::1] h_draws = hands["draws"], h_left = hands["wall_left"]
         cdef int8_t[::1] h_nw = hands["n_winners"], h_ke = hands["kongs_exposed"]
         cdef int8_t[::1] h_ka = hands["kongs_added"], h_kc = hands["kongs_concealed"]
-        cdef int32_t[:, ::1] h_deltas = hands["deltas"]
+        cdef int64_t[:, ::1] h_deltas = hands["deltas"]
         cdef int8_t[:, ::1] h_fire = hands["fire"]
+        cdef int16_t[:, ::1] h_claims = hands["claims"]
         cdef int64_t[::1] w_hand = wins["hand_index"]
         cdef int8_t[::1] w_winner = wins["winner"], w_disc = wins["discarder"]
         cdef uint8_t[::1] w_kind = wins["win_kind"]
         cdef int8_t[::1] w_pattern = wins["pattern"], w_cat = wins["category"]
         cdef int8_t[::1] w_birds = wins["birds_hit"]
         cdef uint32_t[::1] w_props = wins["props"]
-        cdef int32_t[::1] w_points = wins["points"], w_received = wins["received"]
+        cdef int32_t[::1] w_points = wins["points"]
+        cdef int64_t[::1] w_received = wins["received"]
+        cdef int16_t[::1] w_turn = wins["turn"]
+        cdef int64_t[::1] p_hand, p_amount
+        cdef int8_t[::1] p_payer, p_receiver, p_reason
+        cdef int16_t[::1] p_pattern
         cdef const WinRec* w
-        with nogil:
-            for h in range(count):
-                if (start + h) % session_hands == 0:
-                    memset(&session, 0, sizeof(Session))
-                play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
-                h_dealer[h] = st.dealer
-                h_dice[h] = st.dice[0] + st.dice[1]
-                h_wild[h] = st.indicator
-                h_end[h] = st.n_winners > 0
-                h_draws[h] = st.live_draws
-                h_left[h] = live_left(&st.wall)
-                h_nw[h] = st.n_winners
-                h_ka[h] = st.kongs[KONG_ADDED]
-                h_ke[h] = st.kongs[KONG_EXPOSED]
-                h_kc[h] = st.kongs[KONG_CONCEALED]
-                for s in range(4):
-                    h_deltas[h, s] = st.deltas[s]
-                    h_fire[h, s] = st.fire[s]
-                for i in range(st.n_winners):
-                    w = &st.wins[i]
-                    w_hand[n_wins] = start + h
-                    w_winner[n_wins] = w.winner
-                    w_disc[n_wins] = w.payer if w.kind == WIN_DISCARD or w.kind == WIN_ROB_KONG or w.kind == WIN_GANGSHANGPAO else -1
-                    w_kind[n_wins] = w.kind
-                    w_pattern[n_wins] = w.pattern
-                    w_props[n_wins] = w.props
-                    w_cat[n_wins] = w.category
-                    w_points[n_wins] = w.points
-                    w_birds[n_wins] = w.birds_hit
-                    w_received[n_wins] = w.received
-                    n_wins += 1
-                next_session_state(&st, &self.cfg, &session)
-                if st.aborted:
-                    break
+        cdef const PayRec* r
+        while True:
+            if payments:
+                # room for at least a quarter of the remaining hands' worst case
+                cap = max(2 * cap, n_pay + MAX_PAYMENTS * (1 + (count - h) // 64), 16)
+                pays = {k: np.concatenate([v[:n_pay], np.zeros(cap - n_pay, v.dtype)])
+                        for k, v in pays.items()}
+                p_hand, p_amount = pays["hand_index"], pays["amount"]
+                p_payer, p_receiver = pays["payer"], pays["receiver"]
+                p_reason, p_pattern = pays["reason"], pays["pattern"]
+            with nogil:
+                while h < count:
+                    if payments and n_pay + MAX_PAYMENTS > cap:
+                        break
+                    if (start + h) % session_hands == 0:
+                        start_session(&session, &self.cfg, seed, start + h)
+                    play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
+                    h_dealer[h] = st.dealer
+                    h_dice[h] = st.dice[0] + st.dice[1]
+                    h_wild[h] = st.indicator
+                    h_end[h] = st.n_winners > 0
+                    h_draws[h] = st.live_draws
+                    h_left[h] = live_left(&st.wall)
+                    h_nw[h] = st.n_winners
+                    h_ka[h] = st.kongs[KONG_ADDED]
+                    h_ke[h] = st.kongs[KONG_EXPOSED]
+                    h_kc[h] = st.kongs[KONG_CONCEALED]
+                    for s in range(4):
+                        h_deltas[h, s] = st.deltas[s]
+                        h_fire[h, s] = st.fire[s]
+                        h_claims[h, s] = st.claims[s]
+                    for i in range(st.n_winners):
+                        w = &st.wins[i]
+                        w_hand[n_wins] = start + h
+                        w_winner[n_wins] = w.winner
+                        w_disc[n_wins] = w.payer if w.kind == WIN_DISCARD or w.kind == WIN_ROB_KONG or w.kind == WIN_GANGSHANGPAO else -1
+                        w_kind[n_wins] = w.kind
+                        w_pattern[n_wins] = w.pattern
+                        w_props[n_wins] = w.props
+                        w_cat[n_wins] = w.category
+                        w_points[n_wins] = w.points
+                        w_birds[n_wins] = w.birds_hit
+                        w_received[n_wins] = w.received
+                        w_turn[n_wins] = w.turn
+                        n_wins += 1
+                    if payments:
+                        for i in range(st.n_pays):
+                            r = &st.pays[i]
+                            p_hand[n_pay] = start + h
+                            p_payer[n_pay] = r.payer
+                            p_receiver[n_pay] = r.receiver
+                            p_amount[n_pay] = r.amount
+                            p_reason[n_pay] = r.reason
+                            p_pattern[n_pay] = r.pattern
+                            n_pay += 1
+                    next_session_state(&st, &self.cfg, &session)
+                    h += 1
+                    if st.aborted:
+                        h = count
+            if h >= count:
+                break
         self._raise_player_error()
-        return hands, {k: v[:n_wins] for k, v in wins.items()}
+        wins = {k: v[:n_wins] for k, v in wins.items()}
+        if payments:
+            return hands, wins, {k: v[:n_pay] for k, v in pays.items()}
+        return hands, wins
+
+
+def _pay_arrays(Py_ssize_t n):
+    return dict(hand_index=np.zeros(n, np.int64), payer=np.zeros(n, np.int8),
+                receiver=np.zeros(n, np.int8), amount=np.zeros(n, np.int64),
+                reason=np.zeros(n, np.int8), pattern=np.zeros(n, np.int16))
