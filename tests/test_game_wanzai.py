@@ -268,7 +268,7 @@ def test_fire_on_both_sides():
 
 # 漏胡: seat 1 waits on 3s/6s and passes the dealer's 3s; seat 3 pungs it and discards 6s
 # before seat 1 has discarded again.
-LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s9m"]
+LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s5m"]
 LOCK_PLAYERS = ("greedy", "greedy_pass_once", "greedy", "greedy")
 
 
@@ -580,7 +580,7 @@ def test_kong_payments_are_in_units_of_base(base):
     kong = h.events[1]
     assert kong.kong == "exposed" and kong_payments_after(h, kong) == [(0, 2, 2 * base, "kong_exposed")]
     hands = list(ADDED_KONG_HANDS)
-    hands[3] = None
+    hands[3] = "111s222s444s33m66m"  # as in the added-kong test: no four of a kind for greedy to kong
     h = play_script(rules, hands=hands, live=ADDED_KONG_LIVE, tail="3z")
     kong = next(e for e in events(h, "kong") if e.kong == "added")
     assert (kong.seat, kong.tile) == (2, "7z") and [a for _, _, a, _ in kong_payments_after(h, kong)] == [base] * 3
