@@ -586,8 +586,8 @@ def test_kong_payments_are_in_units_of_base(base):
     hands = list(ADDED_KONG_HANDS)
     hands[3] = "111s222s444s33m66m"  # as in the added-kong test: no four of a kind for greedy to kong
     h = play_script(rules, hands=hands, live=ADDED_KONG_LIVE, tail="3z")
-    kong = events(h, "kong")[0]
-    assert kong.kong == "added" and [a for _, _, a, _ in kong_payments_after(h, kong)] == [base] * 3
+    kong = next(e for e in events(h, "kong") if e.kong == "added")
+    assert (kong.seat, kong.tile) == (2, "7z") and [a for _, _, a, _ in kong_payments_after(h, kong)] == [base] * 3
     h = play_script(rules, hands=["1111z123m456m789m5p", None, None, None], tail="3z")
     assert [a for _, _, a, _ in kong_payments_after(h, h.events[0])] == [2 * base] * 3
 
