@@ -510,7 +510,7 @@ MAX_RULES_BYTES = 1 << 20
 def _read_file(path: Path, source: str) -> str:
     try:
         if path.is_dir():
-            raise RulesError(f"{source}: cannot read rules file: is a directory, not a rules file", source)
+            raise RulesError(f"{source}: cannot read rules file: it is a directory", source)
         with open(path, "rb") as f:
             data = f.read(MAX_RULES_BYTES + 1)
         if len(data) > MAX_RULES_BYTES:
