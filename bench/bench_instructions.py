@@ -32,11 +32,14 @@ game.simulate_chunk(rules, players, 0, 0, int(sys.argv[3]), 1)
 
 
 def debug_build() -> bool:
-    """True if the installed extension was compiled by MJSIM_DEBUG=1 (bounds checks on)."""
+    """True if the loaded game extension was compiled without optimisation (MJSIM_DEBUG=1
+    builds with -O0): the compiler's producer string (DWARF) keeps the flags, the last
+    -O flag wins."""
     import mjsim._game as g
 
-    # a debug build keeps Cython's bounds-check error text for memoryview indexing
-    return b"Out of bounds on buffer access" in Path(g.__file__).read_bytes()
+    data = Path(g.__file__).read_bytes()
+    flags = [f for p in re.findall(rb"GNU C[^\x00]*", data) for f in re.findall(rb"-O\S*", p)]
+    return bool(flags) and flags[-1] == b"-O0"
 
 
 def instructions(game: str, player: str, hands: int, workdir: Path) -> int:

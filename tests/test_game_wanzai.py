@@ -268,7 +268,7 @@ def test_fire_on_both_sides():
 
 # 漏胡: seat 1 waits on 3s/6s and passes the dealer's 3s; seat 3 pungs it and discards 6s
 # before seat 1 has discarded again.
-LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s5m"]
+LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s9m"]
 LOCK_PLAYERS = ("greedy", "greedy_pass_once", "greedy", "greedy")
 
 

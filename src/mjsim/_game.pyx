@@ -335,41 +335,17 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     return best
 
 
-cdef int tie_key(const HandState* st, const SeatState* p, int k, int player) noexcept nogil:
-    """Greedy's last tie-break between discards of equal shanten and useful tiles: the
-    lower key goes.  Wanzai: the tile with the fewest unseen copies of the kinds it could
-    still pair or meld with (its own kind; suits: the kinds up to two ranks away; winds:
-    the other winds, any three of which are a meld; dragons: the other dragons), then the
-    highest kind.  The arena measured it against the old highest-kind-first rule, which
-    Anhua and greedy_v1 keep (README, Players and their known biases)."""
-    cdef int j, lo, hi, n
-    if player == PLAYER_GREEDY_V1 or is_anhua(st):
-        return -k
-    if k < 27:
-        lo = k - min(k % 9, 2)
-        hi = k + min(8 - k % 9, 2)
-    elif k < 31:
-        lo, hi = 27, 30
-    else:
-        lo, hi = 31, 33
-    n = 0
-    for j in range(lo, hi + 1):
-        n += available(st, p, j)
-    return n * 64 - k
-
-
-cdef int best_discard(HandState* st, int s, int player, uint8_t* hand, const MeldInfo* mi,
+cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                       int* out_sh, int* out_useful) noexcept nogil:
     """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
     (written to out_useful unless it is NULL).
 
-    Remaining ties go by tie_key (Wanzai: the least connectable tile; Anhua: the highest
-    kind).  Anhua: wilds
+    Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
     count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
     nothing else or discarding a wild is the only way to wait on a discard win.
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best, key, best_key = 0
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best
     cdef bint skip_wilds = False
     cdef int8_t sh_of[34]
     _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, -1, sh_of)
@@ -414,13 +390,11 @@ cdef int best_discard(HandState* st, int s, int player, uint8_t* hand, const Mel
         hand[k] -= 1
         st.seen[k] += 1        # the discard becomes visible
         u = useful_tiles(st, p, hand, mi, best_sh)
-        key = tie_key(st, p, k, player) if u >= best_u else 0
         st.seen[k] -= 1
         hand[k] += 1
-        if u > best_u or (u == best_u and key < best_key):
+        if u > best_u:
             best_u = u
             best_k = k
-            best_key = key
     out_sh[0] = best_sh
     if out_useful != NULL:
         out_useful[0] = best_u
@@ -578,7 +552,7 @@ cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* k
     if p.locked:
         tile[0] = drawn
         return ACT_DISCARD
-    tile[0] = best_discard(st, s, player, p.hand, &p.mi, &sh, NULL)
+    tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, NULL)
     return ACT_DISCARD
 
 
@@ -726,7 +700,7 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
             continue
         meld_after_call(p, tile, &calls[i], &mi)
         take_call_tiles(p.hand, tile, &calls[i], -1)
-        best_discard(st, s, player, p.hand, &mi, &sh, &u1)
+        best_discard(st, s, p.hand, &mi, &sh, &u1)
         take_call_tiles(p.hand, tile, &calls[i], 1)
         if sh == s0 and u1 <= u0:
             continue
