@@ -143,7 +143,7 @@ ADDED_KONG_LIVE = "6z" + "9p" + "2z" + "7z"
 
 def test_added_kong_on_the_drawn_tile_each_other_pays_one():
     hands = list(ADDED_KONG_HANDS)
-    hands[3] = None  # nobody waits on 7z
+    hands[3] = "111s222s444s33m66m"  # nobody waits on 7z; no four of a kind (greedy would kong it)
     h = play_script(hands=hands, live=ADDED_KONG_LIVE, tail="3z")
     kongs = events(h, "kong")
     assert kongs and (kongs[0].seat, kongs[0].tile, kongs[0].kong) == (2, "7z", "added")

@@ -19,8 +19,9 @@ cdef enum:
     PLAYER_GREEDY = 1
     PLAYER_GREEDY_PASS_ONCE = 2     # greedy, but passes the first discard win it is offered
                                     # in a hand (a test player that makes 漏胡 observable)
-    PLAYER_EV = 3                   # expected value (_ev.pyx); options in GameConfig.player_opts
-    PLAYER_PYTHON = 4               # decisions made by a Python object (mjsim.players.Player)
+    PLAYER_GREEDY_V1 = 3            # greedy as it was before the kong and tie-break fixes
+    PLAYER_EV = 4                   # expected value (_ev.pyx); options in GameConfig.player_opts
+    PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
     N_PLAYER_OPTS = 64              # per-seat numbers a built-in player reads (layout: _ev.pxd)
 
 # 漏胡 lock (pass_ron_lock)

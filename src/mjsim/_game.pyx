@@ -59,7 +59,7 @@ from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
 
 cnp.import_array()
 
-PLAYERS = ("random", "greedy", "greedy_pass_once", "ev")
+PLAYERS = ("random", "greedy", "greedy_pass_once", "greedy_v1", "ev")
 EVENT_NAMES = ("draw", "discard", "pung", "chow", "kong", "robbed", "win", "payment",
                "pass_win", "exhausted", "indicator", "buzhang", "locked", "bird", "instant")
 KONG_NAMES = ("added", "exposed", "concealed")
@@ -654,9 +654,23 @@ cdef int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     return ACT_DISCARD
 
 
-cdef int greedy_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
-                     int drawn, int* tile) noexcept nogil:
-    """Kong when the shanten does not get worse; otherwise the best discard."""
+cdef inline bint greedy_takes_kong(const HandState* st, int player, int kong_type, int before,
+                                   int after) noexcept nogil:
+    """Greedy declares a kong that does not raise its shanten, and in Wanzai every kong the
+    rules pay for (kong_values > 0): measured in the duplicate arena (README, Players),
+    the payment and the replacement draw are worth more than the shanten a kong costs, even
+    from a ready hand.  Anhua kongs are only offered under the tenpai rule, and take them
+    all (declining them loses).  greedy_v1 keeps the old rule: never a worse shanten."""
+    if after <= before:
+        return True
+    if player == PLAYER_GREEDY_V1 or is_anhua(st):
+        return False
+    return st.cfg.kong_values[kong_type] > 0
+
+
+cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
+                     const int* types, int drawn, int* tile) noexcept nogil:
+    """A kong greedy_takes_kong accepts; otherwise the best discard."""
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
     cdef int i, k, before, after, sh, useful
@@ -678,7 +692,8 @@ cdef int greedy_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
                 p.hand[k] -= 1
                 after = hand_shanten(st, p.hand, &mi)
                 p.hand[k] += 1
-            if after <= before:
+            if greedy_takes_kong(st, player, KONG_CONCEALED if types[i] == ACT_CONCEALED_KONG else KONG_ADDED,
+                                 before, after):
                 tile[0] = k
                 return types[i]
     if p.locked:
@@ -705,7 +720,7 @@ cdef int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* 
         return random_turn(st, s, n_kongs, kinds, types, drawn, tile)
     if player == PLAYER_EV:
         return ev_turn(st, s, n_kongs, kinds, types, drawn, tile)
-    return greedy_turn(st, s, n_kongs, kinds, types, drawn, tile)
+    return greedy_turn(st, s, player, n_kongs, kinds, types, drawn, tile)
 
 
 cdef bint builtin_takes_win(HandState* st, int s, int player, int kind) noexcept nogil:
@@ -778,9 +793,9 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
     return n
 
 
-cdef int greedy_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
-    """Kong if the shanten does not get worse; pung/chow if it does not get worse and the
-    shanten or the unseen useful tiles improve (best shanten, then most useful tiles).
+cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
+    """Kong if greedy_takes_kong accepts it; pung/chow if the shanten does not get worse and
+    the shanten or the unseen useful tiles improve (best shanten, then most useful tiles).
     -1 = pass."""
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
@@ -794,7 +809,7 @@ cdef int greedy_call(HandState* st, int s, int tile, const Call* calls, int n) n
         take_call_tiles(p.hand, tile, &calls[i], -1)
         s1[i] = hand_shanten(st, p.hand, &mi)
         take_call_tiles(p.hand, tile, &calls[i], 1)
-        if calls[i].type == CALL_KONG and s1[i] <= s0:
+        if calls[i].type == CALL_KONG and greedy_takes_kong(st, player, KONG_EXPOSED, s0, s1[i]):
             return i
         if calls[i].type != CALL_KONG and s1[i] < best_s:
             best_s = s1[i]
@@ -822,7 +837,7 @@ cdef int builtin_call(HandState* st, int s, int player, int tile, const Call* ca
         return <int>rng_below(&st.rng, n + 1) - 1   # passing is one of the choices
     if player == PLAYER_EV:
         return ev_call(st, s, tile, calls, n)
-    return greedy_call(st, s, tile, calls, n)
+    return greedy_call(st, s, player, tile, calls, n)
 
 
 cdef int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:

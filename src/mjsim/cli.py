@@ -5,12 +5,14 @@ code 2, never a traceback.
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from mjsim import engine
@@ -28,7 +30,7 @@ err = Console(stderr=True, soft_wrap=True)
 
 
 def fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(2)
 
 
@@ -267,7 +269,6 @@ def query(
         writer.writerow(columns)
         writer.writerows(rows)
         return
-    from rich.markup import escape
 
     table = Table()
     for c in columns:
@@ -277,6 +278,56 @@ def query(
     console.print(table)
     if len(rows) > limit:
         err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False)
+
+
+@app.command()
+def arena(
+    challenger: str = typer.Argument(..., help="The player to judge: a name, optionally with options (ev:fold=0.5)."),
+    baseline: str = typer.Option("greedy", "--baseline", "-b", help="The three other players (and the reference table)."),
+    rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
+    settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
+    deals: int = typer.Option(2_000, "--deals", "-n", help="Deals; each is played 5 times (challenger in each seat, and 4x baseline)."),
+    seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"]),
+    workers: int = typer.Option(0, "--workers", "-w", help="Worker processes; 0 = all cores."),
+    chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per task (default 2,000); does not change the result."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+):
+    """Duplicate arena: CHALLENGER in each seat against three baselines on the same deals;
+    the edge in points per seat-hand with a deal-clustered 95% interval."""
+    from mjsim import arena as arena_mod
+
+    r = load_rules(rules, settings)
+    ch, base = arena_mod.parse_player(challenger), arena_mod.parse_player(baseline)
+    with _hands_bar(progress, f"{ch} vs 3x {base}") as advance:
+        result = arena_mod.run_arena(r, ch, base, deals=deals, seed=seed, workers=workers, chunk=chunk,
+                                     progress=advance)
+    for line in arena_mod.format_lines(result):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+@contextlib.contextmanager
+def _hands_bar(enabled: bool, label: str):
+    """A rich progress bar counting hands on stderr; yields progress(done, total)."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    state: dict = {}
+
+    def advance(done: int, total: int) -> None:
+        if not state:   # started by the first report: input errors come before any bar
+            bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("hands"), TimeRemainingColumn(), console=err, transient=True)
+            bar.start()
+            state["bar"], state["task"] = bar, bar.add_task(escape(label), total=total)
+        state["bar"].update(state["task"], completed=done, total=total)
+
+    try:
+        yield advance
+    finally:
+        if state:
+            state["bar"].stop()
 
 
 @app.command()
@@ -311,10 +362,10 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as e:
         return e.exit_code
     except (ValueError, RulesError) as e:  # TileError and RulesError are ValueErrors
-        err.print(f"[bold red]error:[/] {e}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
         return 2
     except OSError as e:
-        err.print(f"[bold red]error:[/] {e}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
         return 2
     except Exception as e:
         # usage errors from typer's bundled click: they know how to print themselves

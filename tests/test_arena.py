@@ -1,0 +1,137 @@
+"""The duplicate arena: paired edges, their deal-clustered intervals, player options."""
+import numpy as np
+import pytest
+
+from mjsim import Rules, arena, game
+from mjsim.cli import main
+
+WANZAI = Rules.load("wanzai")
+ANHUA = Rules.load("anhua")
+
+
+@pytest.fixture(scope="module")
+def random_vs_greedy():
+    return arena.run_arena(WANZAI, "random", "greedy", deals=300, seed=5)
+
+
+@pytest.mark.parametrize("rules", [WANZAI, ANHUA], ids=["wanzai", "anhua"])
+def test_identical_players_have_zero_edge_and_zero_width(rules):
+    r = arena.run_arena(rules, "greedy", "greedy", deals=200, seed=3)
+    assert (r.edge.mean, r.edge.low, r.edge.high, r.edge.se) == (0.0, 0.0, 0.0, 0.0)
+    assert all((iv.low, iv.high) == (0.0, 0.0) for iv in r.edge_by_seat)
+    assert all((iv.mean, iv.low, iv.high) == (0.0, 0.0, 0.0) for iv in r.differences.values())
+    # the same play, so the same figures for the challenger and the baseline table
+    c, b = r.challenger_stats, r.baseline_stats
+    assert (c.win_rate, c.deal_in_rate, c.patterns) == (b.win_rate, b.deal_in_rate, b.patterns)
+    assert 0.1 < c.win_rate < 0.4
+
+
+def test_random_loses_clearly_against_greedy(random_vs_greedy):
+    r = random_vs_greedy
+    assert r.edge.high < -0.5                     # about -0.95 points per seat-hand
+    assert r.edge.low < r.edge.mean < r.edge.high
+    assert r.differences["won"].high < 0
+    assert r.challenger_stats.win_rate < r.baseline_stats.win_rate
+    assert r.challenger_stats.deal_in_rate > r.baseline_stats.deal_in_rate
+    # zero-sum tables: the three baselines win what the challenger loses
+    assert r.opponents_stats.net * 3 == pytest.approx(-r.challenger_stats.net)
+    assert r.challenger_stats.seat_hands == 4 * 300 and r.opponents_stats.seat_hands == 12 * 300
+    assert sum(r.challenger_stats.patterns.values()) == pytest.approx(1.0)
+
+
+def test_interval_recomputed_from_the_per_deal_differences(random_vs_greedy):
+    """The edge and its interval from the raw tables, via the per-deal mean differences
+    (with one regressor the deal-clustered OLS interval is their t interval)."""
+    from statsmodels.stats.weightstats import DescrStatsW
+
+    r, deals = random_vs_greedy, 300
+    deltas = []
+    for players in [("random", "greedy", "greedy", "greedy"), ("greedy", "random", "greedy", "greedy"),
+                    ("greedy", "greedy", "random", "greedy"), ("greedy", "greedy", "greedy", "random"),
+                    ("greedy",) * 4]:
+        hands, _ = game.simulate_chunk(WANZAI, players, 5, 0, deals, 1)
+        deltas.append(np.stack([hands[f"delta_{s}"] for s in range(4)], axis=1).astype(float))
+    diff = np.stack([deltas[j][:, j] - deltas[4][:, j] for j in range(4)], axis=1)
+    d = DescrStatsW(diff.mean(axis=1))
+    low, high = d.tconfint_mean(alpha=0.05)
+    assert r.edge.mean == pytest.approx(diff.mean(), rel=1e-12)
+    assert (r.edge.low, r.edge.high) == (pytest.approx(low, rel=1e-9), pytest.approx(high, rel=1e-9))
+    assert r.edge.se == pytest.approx(d.std_mean, rel=1e-9)
+    seat2 = DescrStatsW(diff[:, 2]).tconfint_mean()
+    assert (r.edge_by_seat[2].low, r.edge_by_seat[2].high) == (pytest.approx(seat2[0]), pytest.approx(seat2[1]))
+
+
+def test_rates_from_the_wins_table(random_vs_greedy):
+    hands, wins = game.simulate_chunk(WANZAI, ("greedy",) * 4, 5, 0, 300, 1)
+    won = {(int(h), int(w)) for h, w in zip(wins["hand_index"], wins["winner"])}
+    dealt = {(int(h), int(d)) for h, d in zip(wins["hand_index"], wins["discarder"]) if d >= 0}
+    b = random_vs_greedy.baseline_stats
+    assert b.win_rate == len(won) / 1200
+    assert b.deal_in_rate == len(dealt) / 1200
+    assert random_vs_greedy.tables["4x greedy"]["draw_rate"] == np.mean(hands["end"] == 0)
+
+
+def test_same_result_for_any_workers_and_chunks(random_vs_greedy):
+    two = arena.run_arena(WANZAI, "random", "greedy", deals=300, seed=5, workers=2, chunk=70)
+    a, b = random_vs_greedy, two
+    assert (a.edge, a.edge_by_seat, a.differences) == (b.edge, b.edge_by_seat, b.differences)
+    assert (a.challenger_stats, a.baseline_stats, a.opponents_stats) == (b.challenger_stats, b.baseline_stats,
+                                                                         b.opponents_stats)
+
+
+def test_progress_counts_every_hand():
+    seen = []
+    arena.run_arena(WANZAI, "random", "random", deals=30, chunk=7, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (150, 150) and len(seen) == 5 * 5
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_parse_player_names_and_options(monkeypatch):
+    assert arena.parse_player("greedy") == arena.PlayerSpec("greedy")
+    assert str(arena.parse_player(" random ")) == "random"
+    for text, message in [("rando", "unknown player 'rando'"), ("", "a player is a name"),
+                          ("greedy:fold=1", "player 'greedy' has no option 'fold' (its options: none)"),
+                          ("greedy:", "options look like")]:
+        with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            arena.parse_player(text)
+    # a player that declares options (as the game module does in PLAYER_OPTIONS)
+    monkeypatch.setattr(game, "PLAYER_OPTIONS", {"greedy": {"fold": 0.0, "claim": 1.0}}, raising=False)
+    spec = arena.parse_player("greedy:fold=0.5, claim=2")
+    assert spec.options == (("claim", 2.0), ("fold", 0.5))
+    assert str(spec) == "greedy:claim=2,fold=0.5"
+    assert arena.parse_player(str(spec)) == spec
+    for text, message in [("greedy:fold=x", "is not a number"), ("greedy:fold=1,fold=2", "given twice"),
+                          ("greedy:chase=1", "no option 'chase' \\(its options: claim, fold\\)"),
+                          ("greedy:fold=nan", "not a finite number"), ("greedy:fold", "options look like")]:
+        with pytest.raises(ValueError, match=message):
+            arena.parse_player(text)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="--deals"):
+        arena.run_arena(WANZAI, "greedy", deals=0)
+    with pytest.raises(ValueError, match="rules must be"):
+        arena.run_arena("wanzai", "greedy")
+    with pytest.raises(ValueError, match="--workers"):
+        arena.run_arena(WANZAI, "greedy", workers=-1)
+
+
+def test_cli_arena(capsys):
+    assert main(["arena", "random", "--deals", "40", "--no-progress", "--rules", "anhua", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "arena: random vs 3x greedy, anhua" in out
+    assert "edge (points per seat-hand): -" in out
+    assert "cov_type='cluster' by deal" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["arena", "rando"], "unknown player 'rando'"),
+    (["arena", "greedy", "--baseline", "greedy:fold=1"], "has no option 'fold'"),
+    (["arena", "[bold]x"], "unknown player '[bold]x'"),      # user text is never markup
+    (["arena", "greedy", "--deals", "0"], "--deals must be 1 or more"),
+    (["arena", "greedy", "--set", "birds=2"], "birds"),
+])
+def test_cli_arena_errors(capsys, args, message):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
