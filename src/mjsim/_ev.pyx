@@ -411,8 +411,10 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
     cdef int i, q, s0, s1, k, best = -1
-    cdef double v, best_v = NEG, now
+    cdef double v, best_v = NEG, now, safest, risk = 0
     cdef bint ready = False
+    if st.cfg.player_opts[s][OPT_CLAIM] <= 0:
+        return -1
     s0 = hand_shanten(st, p.hand, &p.mi)
     for i in range(n):
         meld_after_call(p, tile, &calls[i], &mi)
@@ -439,8 +441,17 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
         take_call_tiles(p.hand, tile, &calls[i], 1)
     if best < 0:
         return -1
+    # not claiming, the seat still discards after its next draw: charge it the danger of
+    # its safest tile now, as the claim's best discard was charged its own
     now = eval13(&c, p.hand, &p.mi)
-    return best if best_v * c.o[OPT_CLAIM] > now else -1
+    if c.defend:
+        safest = 1e30
+        for k in range(34):
+            if p.hand[k] and c.cost[k] < safest:
+                safest = c.cost[k]
+                risk = c.risk[k]
+        now = now * (1 - risk) - c.o[OPT_FOLD] * safest
+    return best if best_v - now > (1 / c.o[OPT_CLAIM] - 1) * (now if now > 0 else -now) else -1
 
 
 cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:

@@ -22,7 +22,7 @@ The result is one JSON entry per game, the format of src/mjsim/data/ev_model.jso
 from __future__ import annotations
 
 import json
-import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -173,14 +173,20 @@ def _logit(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     keep = X.std(axis=0) > 0
     keep |= np.all(X == 1, axis=0)
     coef = np.zeros(X.shape[1])
+    from statsmodels.tools.sm_exceptions import ConvergenceWarning
+
     model = sm.Logit(y, X[:, keep])
     try:
-        fit = model.fit(disp=0, maxiter=200)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            fit = model.fit(disp=0, maxiter=200)
         params = np.asarray(fit.params)
         if not np.all(np.isfinite(params)):
             raise ValueError
-    except Exception:   # separation or a singular design: a lightly penalised fit instead
-        params = np.asarray(model.fit_regularized(alpha=1e-3, disp=0).params)
+    except Exception:   # separation, no convergence or a singular design: lightly penalised
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            params = np.asarray(model.fit_regularized(alpha=1e-3, disp=0).params)
     coef[keep] = params
     return coef
 
@@ -248,7 +254,9 @@ def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarra
     forms = {"standard": [0.0, 1.0]}
     for f, name in ((F_PAIRS, "pairs"), (F_LAN, "shisanlan"), (F_QYS, "qingyise")):
         ok, df, uf, yf = form[f].T
-        m = (ok > 0) & (uf > 0) & (df >= 0)
+        # states where the form competes with the standard one (not further from a win):
+        # its wins elsewhere are accidents of a hand played for something else
+        m = (ok > 0) & (uf > 0) & (df >= 0) & (df <= d_std)
         if m.sum() < 50 or yf[m].sum() < 5:
             forms[name] = [-3.0, 1.0]     # too rare to fit: far below the standard form
             continue
@@ -281,10 +289,18 @@ def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarra
     }
 
 
-def write(path: Path, game_name: str, entry: dict, base: dict | None = None) -> None:
-    """Write (or update) a model file with the entry for one game."""
-    data = dict(base or {})
-    if path.exists():
-        data.update(json.loads(path.read_text()))
+TUNED = ("style", "form_shift", "note")
+
+
+def write(path: Path, game_name: str, entry: dict) -> None:
+    """Write (or update) a model file with the fitted entry for one game; the tuned parts
+    (style defaults, form shifts) of the entry already there, or else of the shipped
+    model, are kept."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    old = data.get(game_name) or evplayer.load_model(game_name)
+    entry = dict(entry)
+    for key in TUNED:
+        if key in old:
+            entry[key] = old[key]
     data[game_name] = entry
     path.write_text(json.dumps(data, indent=1) + "\n")

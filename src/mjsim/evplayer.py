@@ -2,6 +2,9 @@
 
 A player is named `ev` or `ev:key=value,key=value` (e.g. `ev:fold=0.5,claim=1.5`):
 
+Defaults are per game where the model file says so (its `style` block, tuned in the
+duplicate arena: Wanzai claim 0.9, Anhua claim 0.75); an option given always wins.
+
 - `fold`  (default 1, 0..10): weight of the danger term.  0 never defends; 2 fears a
   deal-in twice as much as the model says, so it folds earlier.
 - `claim` (default 1, 0..10): a pung, chow or kong is taken when the EV after it times
@@ -123,8 +126,9 @@ def player_opts(game: str, options: dict | None = None) -> list[float]:
     options = options or {}
     model = load_model(game, options.get("model"))
     row = [0.0] * N_PLAYER_OPTS
+    style = model.get("style", {})   # per-game defaults tuned in the arena
     for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX)):
-        row[idx] = float(options.get(key, STYLE[key][0]))
+        row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])
     win = model["win"]
@@ -141,5 +145,6 @@ def player_opts(game: str, options: dict | None = None) -> list[float]:
     forms = model["forms"]
     for i, f in enumerate(FORMS):
         intercept, slope = forms.get(f, (0.0, 1.0))
+        intercept += model.get("form_shift", {}).get(f, 0.0)
         row[OPT_FORM + 2 * i: OPT_FORM + 2 * i + 2] = [float(intercept), float(slope)]
     return row
