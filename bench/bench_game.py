@@ -1,7 +1,7 @@
 """Hands per second of the native hand loop, Wanzai and Anhua (goals: 100,000/s random,
 10,000/s greedy per core).
 
-Run: PYTHONPATH=src python -m pytest bench/bench_game.py --benchmark-only
+Run: python -m pytest bench/bench_game.py --benchmark-only   (against the installed mjsim)
 The hands/s figure is in each benchmark's extra_info; nothing here asserts a timing.
 """
 import pytest

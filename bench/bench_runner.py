@@ -20,7 +20,8 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+# mjsim is the installed package (`pip install .` or `pip install -e .`): putting src/ on
+# sys.path would shadow it with a source tree that has no built extension
 
 import mjsim  # noqa: E402
 from mjsim import runner  # noqa: E402

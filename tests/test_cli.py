@@ -47,7 +47,7 @@ def test_replay_prints_every_event_and_explains_payments(capsys):
     # every win payment line carries an explanation whose total is the amount paid
     from mjsim import Rules, game
 
-    record = game.play(Rules.load("wanzai", piao=[1, 2, 1, 0]), seed=3, hand_index=5)
+    record = game.play(Rules.load("wanzai", piao=[1, 2, 1, 0]), seed=3, hand_index=5, session_hands=16)
     paid = [l for l in lines if "(win)" in l]
     assert len(paid) == sum(1 for e in record.events if e.kind == "payment" and e.reason == "win") > 0
     for l in paid:
@@ -63,7 +63,7 @@ def test_replay_anhua_shows_wilds_birds_and_factor_products(capsys):
     for hand in range(40):
         code, out, _ = run(capsys, "replay", "--rules", "anhua", "--seed", "2", "--hand", str(hand))
         assert code == 0
-        record = game.play(rules, seed=2, hand_index=hand)
+        record = game.play(rules, seed=2, hand_index=hand, session_hands=16)
         assert f"turned-up tile {record.wild_indicator}" in out
         for w in record.wins:
             for payer, amount, factor in w.payments:
@@ -73,3 +73,34 @@ def test_replay_anhua_shows_wilds_birds_and_factor_products(capsys):
                 assert ("bird" in line) == (factor > 1)
         birds = [e for e in record.events if e.kind == "bird"]
         assert out.count(" points at seat ") == len(birds)
+
+
+def test_replay_defaults_to_row_n_of_a_default_simulate_run(capsys):
+    """`replay --seed 7 --hand 12` is row 12 of `simulate --seed 7` (both: 16 hands a session)."""
+    from mjsim import Rules, game, runner
+
+    assert runner.DEFAULT_SESSION_HANDS == 16
+    hands, _ = game.simulate_chunk(Rules.load("wanzai"), ("greedy",) * 4, 7, 0, 16, runner.DEFAULT_SESSION_HANDS)
+    code, out, _ = run(capsys, "replay", "--seed", "7", "--hand", "12")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "wanzai hand 12 (rules wanzai, session of 16)"
+    assert lines[1].startswith(f"dealer seat {hands['dealer'][12]}; dice ") and lines[1].endswith(f"= {hands['dice'][12]}")
+    score = " ".join(f"{int(hands[f'delta_{s}'][12]):+d}" for s in range(4))
+    assert lines[-2].endswith(f"score {score}")
+    # and the session length 1 of the old default gives another hand here
+    one = game.play(Rules.load("wanzai"), seed=7, hand_index=12, session_hands=1)
+    assert tuple(int(hands[f"delta_{s}"][12]) for s in range(4)) != one.deltas or \
+        int(hands["dealer"][12]) != one.dealer
+
+
+def test_replay_takes_every_64_bit_seed_and_refuses_beyond(capsys):
+    code, out, _ = run(capsys, "replay", "--seed", str(2**64 - 1), "--hand", "3")
+    assert code == 0 and out.startswith("wanzai hand 3")
+    for argv, message in [
+        (("replay", "--seed", str(2**64)), "--seed must be at most 18,446,744,073,709,551,615"),
+        (("replay", "--seed", "-1"), "--seed must be 0 or more"),
+        (("replay", "--session-hands", "1000000000"), "--session-hands must be at most 100,000"),
+    ]:
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1

@@ -129,7 +129,7 @@ def test_cli_sweep_runs_every_variant_and_compares(tmp_path, capsys, monkeypatch
     captured = capsys.readouterr()
     assert code == 0, captured.err
     parts = sorted(p.name for p in (out / "hands").glob("variant=*"))
-    assert len(parts) == 2 and "variant=wanzai" in parts      # base=1 is the shipped rule set
+    assert parts == ["variant=base%3D1", "variant=base%3D2"]   # readable labels, URI-encoded
     assert len(list((out / "wins").glob("variant=*/*.parquet"))) == 4
     assert "base=1" in captured.out and "base=2" in captured.out
     text = (out / "compare.html").read_text()

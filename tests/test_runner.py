@@ -26,7 +26,6 @@ from mjsim.cli import main
 
 FAKE = "fake_game:simulate_chunk"
 TESTS = Path(__file__).parent
-SRC = TESTS.parent / "src"
 WANZAI = mjsim.Rules.load("wanzai")
 
 
@@ -88,12 +87,12 @@ def test_dask_local_cluster_gives_the_identical_dataset(fake, tmp_path):
 
 
 HANDS_COLUMNS = [
-    "variant", "rules", "seed", "hand_index", "session", "hand_in_session", "dealer", "dice",
+    "rules", "seed", "hand_index", "session", "hand_in_session", "dealer", "dice",
     "wild_indicator", "end", "draws", "wall_left", "n_winners", "kongs_exposed", "kongs_added",
     "kongs_concealed", *[f"delta_{s}" for s in range(4)], *[f"fire_{s}" for s in range(4)],
     *[f"piao_{s}" for s in range(4)],
 ]
-WINS_COLUMNS = ["variant", "seed", "hand_index", "winner", "discarder", "win_kind", "pattern",
+WINS_COLUMNS = ["seed", "hand_index", "winner", "discarder", "win_kind", "pattern",
                 "properties", "category", "points", "birds_hit", "received"]
 
 
@@ -102,6 +101,7 @@ def test_layout_schema_and_metadata(fake, tmp_path):
     s = spec(hands=1600, chunk=800)
     runner.run(s, out, workers=1, progress=False)
     assert files(out) == [
+        ".mjsim.lock",
         "hands/variant=wanzai/chunk-s7-000000000000-800.parquet",
         "hands/variant=wanzai/chunk-s7-000000000800-800.parquet",
         "manifest.json",
@@ -118,14 +118,15 @@ def test_layout_schema_and_metadata(fake, tmp_path):
     assert meta["mjsim.players"] == "greedy,greedy,greedy,greedy"
     assert meta["mjsim.version"] == mjsim.__version__
     assert meta["mjsim.chunk"] == "800,800"
+    assert meta["mjsim.schema_version"] == str(runner.SCHEMA_VERSION)
 
     hands = pq.read_table(f)
     assert hands["hand_index"].to_pylist() == list(range(800, 1600))
     assert set(hands["end"].to_pylist()) == {"win", "draw"}
     assert hands["wild_indicator"].null_count == 800           # Wanzai: no wilds
-    assert set(hands["variant"].to_pylist()) == {"wanzai"} and set(hands["rules"].to_pylist()) == {"wanzai"}
+    assert set(hands["rules"].to_pylist()) == {"wanzai"}     # the variant is in the path only
     assert str(hands.schema.field("dealer").type) == "int8"
-    assert str(hands.schema.field("delta_0").type) == "int32"
+    assert str(hands.schema.field("delta_0").type) == "int64"
     wins = pq.read_table(out / "wins/variant=wanzai/chunk-s7-000000000800-800.parquet")
     self_draw = pc_equal(wins["win_kind"], "self_draw")
     assert wins.filter(self_draw)["discarder"].null_count == wins.filter(self_draw).num_rows > 0
@@ -162,9 +163,9 @@ def test_anhua_columns_and_nulls(fake, tmp_path):
 
 def test_plan_chunks_keep_sessions_whole():
     s = spec(hands=4800, chunk=1600, session_hands=32)
-    assert runner.plan_chunks(s) == [(0, 1600), (1600, 1600), (3200, 1600)]
+    assert list(runner.plan_chunks(s)) == [(0, 1600), (1600, 1600), (3200, 1600)]
     s = spec(hands=4000, chunk=1600, session_hands=16)
-    assert runner.plan_chunks(s) == [(0, 1600), (1600, 1600), (3200, 800)]
+    assert list(runner.plan_chunks(s)) == [(0, 1600), (1600, 1600), (3200, 800)]
     # the default chunk is a whole number of sessions and never more than the run
     assert runner.make_spec(WANZAI, hands=96_000, session_hands=48).chunk == 19_968
     assert runner.make_spec(WANZAI, hands=64, session_hands=16).chunk == 64
@@ -236,7 +237,7 @@ def test_stale_tmp_files_are_removed(fake, tmp_path):
 
 def _cli_env(simulator: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(TESTS)])
+    env["PYTHONPATH"] = str(TESTS)      # the fake game; mjsim itself is the installed package
     env["MJSIM_TEST_SIMULATOR"] = simulator
     return env
 
@@ -291,7 +292,11 @@ def test_ctrl_c_on_a_process_pool_keeps_chunks_and_says_how_to_resume(tmp_path):
     (dict(hands=-5), "must be 1 or more, got -5"),
     (dict(hands=1000, session_hands=16), "not a whole number of sessions"),
     (dict(hands=3200, chunk=1000, session_hands=16), "--chunk 1000 must be a multiple of --session-hands 16"),
-    (dict(seed=-1), "--seed must be 0.."),
+    (dict(seed=-1), "--seed must be 0 or more"),
+    (dict(seed=2**64), "--seed must be at most 18,446,744,073,709,551,615"),
+    (dict(hands=10**20), "--hands (number of hands) must be at most 4,611,686,018,427,387,904"),
+    (dict(session_hands=10**9), "--session-hands must be at most 100,000"),
+    (dict(chunk=2 * 10**6), "--chunk must be at most 1,000,000"),
     (dict(players="greedy,greedy"), "exactly 4"),
 ])
 def test_bad_spec_values(kw, message):

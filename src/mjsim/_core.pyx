@@ -3,7 +3,11 @@
 
 Thin `def` wrappers that copy Python inputs into fixed-size C arrays once and call the
 nogil functions of _eval.pyx; batch entry points loop over numpy rows without the GIL.
-Validation of user input happens in engine.py: nothing here re-checks it.
+Validation of user input with messages for a person happens in engine.py. The wrappers
+still check, at their top, every argument that would index a C array (counts, kinds, meld
+numbers, contexts, table sizes), so that no call from Python can read or write out of
+bounds: a bad argument is a ValueError, never a crash. The batch row check runs here only
+(engine.py relies on it), so a batch is checked once.
 """
 import numpy as np
 cimport numpy as cnp
@@ -39,6 +43,11 @@ cdef class CoreConfig:
     def __init__(self, str game, int base, values=(), *, bint pair_258=True,
                  bint hard_if_natural=True, int score_cap=0, multipliers=None):
         cdef int i
+        if game not in ("wanzai", "anhua"):
+            raise ValueError(f"game must be 'wanzai' or 'anhua', got {game!r}")
+        values = list(values)
+        if len(values) > _eval.N_WANZAI_VALUES:
+            raise ValueError(f"at most {_eval.N_WANZAI_VALUES} pattern values, got {len(values)}")
         memset(&self.cfg, 0, sizeof(EvalConfig))
         self.cfg.game = _eval.GAME_WANZAI if game == "wanzai" else _eval.GAME_ANHUA
         self.cfg.base = base
@@ -71,12 +80,46 @@ cdef void _fill_melds(MeldInfo* mi, melds) except *:
     _fill_counts(mi.counts, melds[4])
 
 
+def _check_hand(CoreConfig config, counts, melds, int indicator, int sizes):
+    """The arguments every hand wrapper indexes with: counts, melds, the indicator."""
+    cdef int k, v, total = 0
+    if len(counts) != N_KINDS:
+        raise ValueError(f"counts must hold {N_KINDS} tile counts, got {len(counts)}")
+    for k in range(N_KINDS):
+        v = counts[k]
+        if not 0 <= v <= 4:
+            raise ValueError(f"counts[{k}] = {v} is outside 0..4")
+        total += v
+    if len(melds) != 5 or len(melds[4]) != N_KINDS:
+        raise ValueError("melds must be (n, has_chow, has_concealed_kong, suit_mask, counts34)")
+    if not 0 <= melds[0] <= 4 or not 0 <= melds[3] <= 15:
+        raise ValueError(f"melds: n {melds[0]} must be 0..4 and suit_mask {melds[3]} 0..15")
+    for k in range(N_KINDS):
+        v = melds[4][k]
+        if not 0 <= v <= 4 or v + counts[k] > 4:
+            raise ValueError(f"melds hold {v} of kind {k}: more than 4 copies with the hand")
+    if total + 3 * melds[0] > 14 or total + 3 * melds[0] < sizes:
+        raise ValueError(f"{total} concealed tiles with {melds[0]} melds is not a hand")
+    if config.cfg.game == _eval.GAME_ANHUA:
+        if not -1 <= indicator < 27:    # -1: tiles at face value (the players ask that too)
+            raise ValueError(f"an Anhua indicator is a suited kind 0..26 or -1, got {indicator}")
+        if any(counts[k] for k in range(27, N_KINDS)):
+            raise ValueError("Anhua counts hold honors")
+    elif indicator != -1:
+        raise ValueError(f"Wanzai has no indicator: pass -1, got {indicator}")
+
+
 def evaluate_hand(CoreConfig config, counts, melds, int win_tile, bint self_draw,
                   int indicator, int context):
     """-> (win, pattern code, property bits, points, category, hard)"""
     cdef uint8_t c[N_KINDS]
     cdef MeldInfo mi
     cdef EvalResult r
+    _check_hand(config, counts, melds, indicator, 14)
+    if not -1 <= win_tile < N_KINDS or (win_tile >= 0 and not counts[win_tile]):
+        raise ValueError(f"win_tile {win_tile} must be -1 or a kind held in the hand")
+    if not 0 <= context <= 3:
+        raise ValueError(f"context must be 0..3, got {context}")
     _fill_counts(c, counts)
     _fill_melds(&mi, melds)
     _eval.evaluate(&config.cfg, c, &mi, win_tile, self_draw, indicator, context, &r)
@@ -86,6 +129,7 @@ def evaluate_hand(CoreConfig config, counts, melds, int win_tile, bint self_draw
 def shanten_hand(CoreConfig config, counts, melds, int indicator):
     cdef uint8_t c[N_KINDS]
     cdef MeldInfo mi
+    _check_hand(config, counts, melds, indicator, 13)
     _fill_counts(c, counts)
     _fill_melds(&mi, melds)
     return _eval.shanten(&config.cfg, c, &mi, indicator)
@@ -96,6 +140,9 @@ def shanten_neighbours_hand(CoreConfig config, counts, melds, int indicator, int
     cdef uint8_t c[N_KINDS]
     cdef int8_t out[N_KINDS]
     cdef MeldInfo mi
+    _check_hand(config, counts, melds, indicator, 13)
+    if sign not in (-1, 1):
+        raise ValueError(f"sign must be +1 (add a tile) or -1 (remove one), got {sign}")
     _fill_counts(c, counts)
     _fill_melds(&mi, melds)
     base = _eval.shanten_neighbours(&config.cfg, c, &mi, indicator, sign, out)
@@ -106,6 +153,7 @@ def waits_hand(CoreConfig config, counts, melds, int indicator):
     cdef uint8_t c[N_KINDS]
     cdef uint8_t out[N_KINDS]
     cdef MeldInfo mi
+    _check_hand(config, counts, melds, indicator, 13)
     _fill_counts(c, counts)
     _fill_melds(&mi, melds)
     _eval.waits(&config.cfg, c, &mi, indicator, out)
@@ -120,6 +168,10 @@ def find_bad_row(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kin
     cdef Py_ssize_t n = counts.shape[0], i = 0
     cdef int k, total, over, extra, problem = 0
     cdef const uint8_t* row
+    if counts.shape[1] != N_KINDS:
+        raise ValueError(f"counts must have {N_KINDS} columns, got {counts.shape[1]}")
+    if not 0 <= n_kinds <= N_KINDS or not -1 <= indicator < N_KINDS:
+        raise ValueError(f"n_kinds {n_kinds} must be 0..{N_KINDS} and indicator {indicator} -1..{N_KINDS - 1}")
     with nogil:
         for i in range(n):
             row = &counts[i, 0]
@@ -146,11 +198,34 @@ def find_bad_row(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kin
     return i, ("count", "honor", "indicator", "size")[problem - 1]
 
 
+def check_batch(CoreConfig config, const uint8_t[:, ::1] counts, int size_a, int size_b, int indicator):
+    """ValueError naming the first row a batch loop must not see (the messages engine.py shows)."""
+    anhua = config.cfg.game == _eval.GAME_ANHUA
+    if anhua and not -1 <= indicator < 27:
+        raise ValueError(f"an Anhua indicator is a suited kind 0..26 or -1, got {indicator}")
+    if not anhua and indicator != -1:
+        raise ValueError(f"Wanzai has no indicator: pass -1, got {indicator}")
+    row, problem = find_bad_row(counts, size_a, size_b, 27 if anhua else N_KINDS, indicator)
+    if problem == "count":
+        raise ValueError(f"counts row {row} has a count outside 0..4 (only 4 copies of a tile exist)")
+    if problem == "honor":
+        raise ValueError(f"counts row {row} holds honors; Anhua has none")
+    if problem == "indicator":
+        from mjsim.tiles import kind_name
+
+        raise ValueError(f"counts row {row} holds 4 of the indicator {kind_name(indicator)}; only 3 remain")
+    if problem == "size":
+        want = " or ".join(map(str, sorted({size_a, size_b})))
+        raise ValueError(f"counts row {row} holds {sum(counts[row, k] for k in range(N_KINDS))} tiles; "
+                         f"every row must hold {want}")
+
+
 def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_draw, int indicator):
     """Evaluate N concealed 14-tile hands (no melds) -> (win, pattern, points) arrays."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef MeldInfo mi
     cdef EvalResult r
+    check_batch(config, counts, 14, 14, indicator)
     win = np.zeros(n, dtype=np.bool_)
     pattern = np.full(n, -1, dtype=np.int8)
     points = np.zeros(n, dtype=np.int32)
@@ -169,9 +244,10 @@ def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_dr
 
 
 def shanten_batch(CoreConfig config, const uint8_t[:, ::1] counts, int indicator):
-    """Shanten of N concealed hands (no melds) -> int8 array."""
+    """Shanten of N concealed 13- or 14-tile hands (no melds) -> int8 array."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef MeldInfo mi
+    check_batch(config, counts, 13, 14, indicator)
     out = np.zeros(n, dtype=np.int8)
     cdef int8_t[::1] out_v = out
     memset(&mi, 0, sizeof(MeldInfo))

@@ -1,6 +1,6 @@
 # The hand loop for Wanzai (RULES §1, §2) and Anhua (§1, §3): state, configuration, events
 # and results.  GameConfig.game selects the rule set; the loop is shared.
-from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 from mjsim._eval cimport EvalConfig, MeldInfo
 from mjsim._rng cimport Rng
 from mjsim._wall cimport Wall
@@ -12,6 +12,7 @@ cdef enum:
     MAX_WINNERS = 3
     MAX_BIRDS = 10
     MAX_BUZHANG = 6
+    MAX_PAYMENTS = 128              # 16 kongs x 3 payments, their refunds, 3 wins x 3 payments
 
 # Built-in players (C functions chosen per seat by code); PLAYERS in _game.pyx names them.
 cdef enum:
@@ -65,13 +66,14 @@ cdef enum:
     WIN_GANGSHANGPAO = 4
     WIN_INSTANT = 5
 
-# why a payment is made (the `tile` field of an EV_PAY event)
+# why a payment is made (the `tile` field of an EV_PAY event; PAY_REASONS names them)
 cdef enum:
     PAY_WIN = 0
     PAY_KONG_ADDED = 1
     PAY_KONG_EXPOSED = 2
     PAY_KONG_CONCEALED = 3
-    PAY_KONG_REFUND = 4             # kong payment returned on a draw (kong_pay_on_draw false)
+    PAY_KONG_REFUND = 4             # a kong payment reversed on a draw (kong_pay_on_draw false)
+    PAY_INSTANT = 5                 # Anhua special start 特殊平胡
 
 cdef enum:
     EV_DRAW = 0         # seat draws tile; aux 1 = replacement from the tail
@@ -81,7 +83,7 @@ cdef enum:
     EV_KONG = 4         # seat kongs tile; aux = KONG_*; value = seat discarding (exposed) or -1
     EV_ROBBED = 5       # seat's added kong of tile is robbed
     EV_WIN = 6          # seat wins on tile; aux = payer seat (-1 self-draw); value = points
-    EV_PAY = 7          # seat pays aux `value` points; tile = PAY_*
+    EV_PAY = 7          # seat pays aux `value` points; tile = PAY_* (also in HandState.pays)
     EV_PASS_WIN = 8     # seat passes a win on tile (and is locked, if the rules say so)
     EV_EXHAUSTED = 9    # no live tile left: the hand is a draw
     # Anhua (RULES §3)
@@ -113,6 +115,14 @@ ctypedef struct Event:
     int8_t tile
     int8_t aux
     int32_t value
+
+# One payment of a hand, as made (HandState.pays).
+ctypedef struct PayRec:
+    int64_t amount
+    int8_t payer
+    int8_t receiver
+    int8_t reason                   # PAY_*
+    int16_t pattern                 # the pattern of the win it pays for, -1 for a kong payment
 
 ctypedef struct GameConfig:
     EvalConfig ev
@@ -156,6 +166,7 @@ ctypedef struct SeatState:
     int n_melds
     uint8_t discards[MAX_DISCARDS]  # the seat's pool: claimed tiles leave it
     int n_discards
+    int n_discarded                 # every discard the seat has made this hand (補章 included)
     uint8_t hidden[34]              # tiles in the seat's own concealed kongs
     int ron_locked
     int passed_wins
@@ -169,14 +180,15 @@ ctypedef struct WinRec:
     int pattern
     uint32_t props
     int points
-    int received
+    int64_t received
+    int turn                        # the winner's discards before the win, plus 1
     int kind                        # WIN_*
     int category                    # Anhua wild category (0 none)
     int birds_hit                   # birds on the winner or on a seat paying this win
     int hard                        # Anhua: scored as 硬莊
     int n_paid                      # Anhua: the payments of this win, as made
     int paid_by[3]
-    int paid[3]
+    int64_t paid[3]
     int paid_bird_exp[3]            # birds on that payer + birds on the winner
 
 ctypedef struct HandState:
@@ -189,8 +201,10 @@ ctypedef struct HandState:
     int dealer
     int dice[2]
     int fire[4]
-    int deltas[4]
-    int kong_deltas[4]
+    int64_t deltas[4]
+    int claims[4]                   # pungs, chows and exposed kongs each seat made from discards
+    PayRec pays[MAX_PAYMENTS]       # every payment of the hand, in order
+    int n_pays
     int draws                       # tiles drawn after the deal (live and replacement)
     int live_draws                  # of those, live tiles from the head
     int kongs[3]

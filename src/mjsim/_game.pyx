@@ -66,7 +66,8 @@ KONG_NAMES = ("added", "exposed", "concealed")
 MELD_NAMES = ("chow", "pung", "kong", "added_kong", "concealed_kong")
 END_NAMES = ("draw", "self_draw", "discard", "rob_kong", "instant")
 WIN_KIND_NAMES = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
-PAY_NAMES = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund")
+PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
+PAY_NAMES = PAY_REASONS
 
 cdef enum:
     SRC_OPENING = 0     # the dealer's 14 opening tiles
@@ -131,11 +132,11 @@ cdef int find_pung(const SeatState* p, int k) noexcept nogil:
 
 # ================================================================ payments
 
-cdef int share(const HandState* st, int payer, int receiver, int amount,
-               bint win) noexcept nogil:
+cdef int64_t share(const HandState* st, int payer, int receiver, int64_t amount,
+                   bint win) noexcept nogil:
     """One payment from payer to receiver after fire, dealer doubling and (wins) piao."""
     cdef const GameConfig* cfg = st.cfg
-    cdef int v = amount << (st.fire[payer] + st.fire[receiver])
+    cdef int64_t v = amount << (st.fire[payer] + st.fire[receiver])
     if cfg.dealer_pays_double and payer == st.dealer:
         v *= 2
     if win:
@@ -143,13 +144,21 @@ cdef int share(const HandState* st, int payer, int receiver, int amount,
     return v
 
 
-cdef void transfer(HandState* st, int payer, int receiver, int value, int reason) noexcept nogil:
+cdef void transfer(HandState* st, int payer, int receiver, int64_t value, int reason,
+                   int pattern) noexcept nogil:
+    """Make one payment: the deltas, the hand's payment list and the event log."""
+    cdef PayRec* r
     st.deltas[payer] -= value
     st.deltas[receiver] += value
-    if reason == PAY_KONG_ADDED or reason == PAY_KONG_EXPOSED or reason == PAY_KONG_CONCEALED:
-        st.kong_deltas[payer] -= value
-        st.kong_deltas[receiver] += value
-    log_event(st, EV_PAY, payer, reason, receiver, value)
+    if st.n_pays < MAX_PAYMENTS:
+        r = &st.pays[st.n_pays]
+        r.payer = payer
+        r.receiver = receiver
+        r.amount = value
+        r.reason = reason
+        r.pattern = pattern
+        st.n_pays += 1
+    log_event(st, EV_PAY, payer, reason, receiver, <int32_t>value)
 
 
 cdef void pay_kong(HandState* st, int s, int kong_type, int discarder) noexcept nogil:
@@ -159,21 +168,21 @@ cdef void pay_kong(HandState* st, int s, int kong_type, int discarder) noexcept 
     if is_anhua(st):
         return   # RULES §3.4: no kong payments
     if kong_type == KONG_EXPOSED:
-        transfer(st, discarder, s, share(st, discarder, s, amount, False), reason)
+        transfer(st, discarder, s, share(st, discarder, s, amount, False), reason, -1)
         return
     for i in range(1, 4):
         q = (s + i) & 3
-        transfer(st, q, s, share(st, q, s, amount, False), reason)
+        transfer(st, q, s, share(st, q, s, amount, False), reason, -1)
 
 
 cdef void refund_kongs(HandState* st) noexcept nogil:
-    """kong_pay_on_draw = false: a drawn hand returns every kong payment."""
-    cdef int s
-    for s in range(4):
-        if st.kong_deltas[s]:
-            st.deltas[s] -= st.kong_deltas[s]
-            log_event(st, EV_PAY, s, PAY_KONG_REFUND, -1, -st.kong_deltas[s])
-            st.kong_deltas[s] = 0
+    """kong_pay_on_draw = false: a drawn hand returns every kong payment, each reversed."""
+    cdef int i, n = st.n_pays
+    cdef PayRec r
+    for i in range(n):
+        r = st.pays[i]
+        if r.reason == PAY_KONG_ADDED or r.reason == PAY_KONG_EXPOSED or r.reason == PAY_KONG_CONCEALED:
+            transfer(st, r.receiver, r.payer, r.amount, PAY_KONG_REFUND, -1)
 
 
 # ================================================================ wins
@@ -265,6 +274,7 @@ cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_dra
     w.props = r.props
     w.points = r.points
     w.received = 0
+    w.turn = st.seat[s].n_discarded + 1
     w.n_paid = 0
     w.category = r.category
     w.hard = r.hard
@@ -278,21 +288,22 @@ cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_dra
 
 cdef void self_draw_win(HandState* st, int s, int tile, int context) noexcept nogil:
     cdef WinRec* w = record_win(st, s, tile, -1, True, context)
-    cdef int i, q, v
+    cdef int i, q
+    cdef int64_t v
     st.end = END_SELF_DRAW
     if is_anhua(st):
         return   # paid in settle_anhua, after the birds
     for i in range(1, 4):
         q = (s + i) & 3
         v = share(st, q, s, w.points, True)
-        transfer(st, q, s, v, PAY_WIN)
+        transfer(st, q, s, v, PAY_WIN, w.pattern)
         w.received += v
 
 
 cdef void discard_win(HandState* st, int s, int tile, int discarder, int context) noexcept nogil:
     """A win on a discard (context CTX_NONE) or on a 補章 discard (CTX_GANGSHANGPAO)."""
     cdef WinRec* w
-    cdef int v
+    cdef int64_t v
     st.seat[s].hand[tile] += 1
     w = record_win(st, s, tile, discarder, False, context)
     st.seat[s].hand[tile] -= 1   # the tile stays in the discarder's pool
@@ -300,14 +311,15 @@ cdef void discard_win(HandState* st, int s, int tile, int discarder, int context
     if is_anhua(st):
         return
     v = share(st, discarder, s, w.points, True)
-    transfer(st, discarder, s, v, PAY_WIN)
+    transfer(st, discarder, s, v, PAY_WIN, w.pattern)
     w.received = v
 
 
 cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogil:
     """搶槓: scored as a self-draw; the robbed player pays all three shares or one."""
     cdef WinRec* w
-    cdef int i, q, v
+    cdef int i, q
+    cdef int64_t v
     st.seat[s].hand[tile] += 1
     w = record_win(st, s, tile, robbed, False, _eval.CTX_QIANGGANGHU)
     st.seat[s].hand[tile] -= 1
@@ -318,11 +330,11 @@ cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogi
         for i in range(1, 4):
             q = (s + i) & 3
             v = share(st, q, s, w.points, True)   # each share with its own payer's factors
-            transfer(st, robbed, s, v, PAY_WIN)
+            transfer(st, robbed, s, v, PAY_WIN, w.pattern)
             w.received += v
     else:
         v = share(st, robbed, s, w.points, True)
-        transfer(st, robbed, s, v, PAY_WIN)
+        transfer(st, robbed, s, v, PAY_WIN, w.pattern)
         w.received = v
 
 
@@ -334,18 +346,18 @@ cdef inline int bird_seat(int winner, int tile) noexcept nogil:
     return (winner + tile % 9) & 3
 
 
-cdef inline int anhua_amount(const HandState* st, int points, int factor_bits) noexcept nogil:
+cdef inline int64_t anhua_amount(const HandState* st, int points, int factor_bits) noexcept nogil:
     """points x 2^(birds on payer + birds on winner), capped by score_cap (> 0)."""
     cdef int64_t v = (<int64_t>points) << factor_bits
     if st.cfg.score_cap and v > st.cfg.score_cap:
         v = st.cfg.score_cap
-    return <int>v
+    return v
 
 
 cdef void pay_win(HandState* st, WinRec* w, int payer, int points, int bird_exp) noexcept nogil:
     """One Anhua win payment (bird factor 2^bird_exp, then score_cap), recorded on the win."""
-    cdef int v = anhua_amount(st, points, bird_exp)
-    transfer(st, payer, w.winner, v, PAY_WIN)
+    cdef int64_t v = anhua_amount(st, points, bird_exp)
+    transfer(st, payer, w.winner, v, PAY_INSTANT if w.kind == WIN_INSTANT else PAY_WIN, w.pattern)
     w.received += v
     w.paid_by[w.n_paid] = payer
     w.paid[w.n_paid] = v
@@ -420,6 +432,7 @@ cdef bint special_start(HandState* st) noexcept nogil:
             w.points = st.cfg.score_cap
         w.received = 0
         w.kind = WIN_INSTANT
+        w.turn = 1          # no discard made yet
         w.category = cat
         w.birds_hit = 0
         w.hard = 0
@@ -920,6 +933,7 @@ cdef void discard_tile(HandState* st, int s, int t, int buzhang) noexcept nogil:
     if p.n_discards < MAX_DISCARDS:
         p.discards[p.n_discards] = t
         p.n_discards += 1
+    p.n_discarded += 1
     st.seen[t] += 1
     # 漏胡 ends with the seat's own discard
     p.ron_locked = 0
@@ -988,6 +1002,7 @@ cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken) noexcep
 cdef void apply_call(HandState* st, int q, int t, int discarder, const Call* c) noexcept nogil:
     cdef SeatState* p = &st.seat[q]
     take_from_pool(st, discarder)   # the tile moves to the meld; it stays counted in seen
+    st.claims[q] += 1
     if c.type == CALL_PUNG:
         p.hand[t] -= 2
         st.seen[t] += 2
@@ -1554,6 +1569,10 @@ cdef class NativeGame:
             seats=seats,
             wall=[st.wall.tiles[i] for i in range(st.wall.n) if not st.wall.taken[i]],
             deltas=[st.deltas[s] for s in range(4)],
+            claims=[st.claims[s] for s in range(4)],
+            payments=[(st.pays[i].payer, st.pays[i].receiver, st.pays[i].amount,
+                       st.pays[i].reason, st.pays[i].pattern) for i in range(st.n_pays)],
+            turns=[st.wins[i].turn for i in range(st.n_winners)],
             wins=[(st.wins[i].winner, st.wins[i].payer, st.wins[i].tile, st.wins[i].pattern,
                    st.wins[i].props, st.wins[i].points, st.wins[i].received, st.wins[i].kind,
                    st.wins[i].category, st.wins[i].birds_hit, bool(st.wins[i].hard),
@@ -1599,16 +1618,18 @@ cdef class NativeGame:
                 useful_tiles_all(&st, p, p.hand, &p.mi, sh))
 
     def simulate(self, unsigned long long seed, unsigned long long start, Py_ssize_t count,
-                 int session_hands):
-        """Hands [start, start+count) in one nogil loop -> (hands, wins) dicts of numpy arrays.
+                 int session_hands, bint payments=False):
+        """Hands [start, start+count) in nogil loops -> (hands, wins[, payments]) dicts of
+        numpy arrays.
 
         Sessions are blocks of `session_hands` consecutive hand indices: each starts with
         seat 0 dealing and nobody on fire, then carries the dealer and fire on.  `start`
-        must begin a session (the runner's chunks never split one).
+        must begin a session (the runner's chunks never split one).  With `payments` the
+        hand's payment records are collected too (the buffer grows between nogil blocks).
         """
         cdef HandState st
         cdef Session session
-        cdef Py_ssize_t h, n_wins = 0
+        cdef Py_ssize_t h = 0, n_wins = 0, n_pay = 0, cap = 0
         cdef int s, i
         hands = dict(
             hand_index=np.arange(start, start + count, dtype=np.int64),
@@ -1620,7 +1641,8 @@ cdef class NativeGame:
             wall_left=np.zeros(count, np.int16), n_winners=np.zeros(count, np.int8),
             kongs_exposed=np.zeros(count, np.int8), kongs_added=np.zeros(count, np.int8),
             kongs_concealed=np.zeros(count, np.int8),
-            deltas=np.zeros((count, 4), np.int32), fire=np.zeros((count, 4), np.int8),
+            deltas=np.zeros((count, 4), np.int64), fire=np.zeros((count, 4), np.int8),
+            claims=np.zeros((count, 4), np.int16),
         )
         wins = dict(
             hand_index=np.zeros(count * MAX_WINNERS, np.int64),
@@ -1632,57 +1654,101 @@ cdef class NativeGame:
             category=np.zeros(count * MAX_WINNERS, np.int8),
             points=np.zeros(count * MAX_WINNERS, np.int32),
             birds_hit=np.zeros(count * MAX_WINNERS, np.int8),
-            received=np.zeros(count * MAX_WINNERS, np.int32),
+            received=np.zeros(count * MAX_WINNERS, np.int64),
+            turn=np.zeros(count * MAX_WINNERS, np.int16),
         )
+        pays = _pay_arrays(0)
         cdef int8_t[::1] h_dealer = hands["dealer"], h_dice = hands["dice"]
         cdef int8_t[::1] h_wild = hands["wild_indicator"]
         cdef uint8_t[::1] h_end = hands["end"]
         cdef int16_t[::1] h_draws = hands["draws"], h_left = hands["wall_left"]
         cdef int8_t[::1] h_nw = hands["n_winners"], h_ke = hands["kongs_exposed"]
         cdef int8_t[::1] h_ka = hands["kongs_added"], h_kc = hands["kongs_concealed"]
-        cdef int32_t[:, ::1] h_deltas = hands["deltas"]
+        cdef int64_t[:, ::1] h_deltas = hands["deltas"]
         cdef int8_t[:, ::1] h_fire = hands["fire"]
+        cdef int16_t[:, ::1] h_claims = hands["claims"]
         cdef int64_t[::1] w_hand = wins["hand_index"]
         cdef int8_t[::1] w_winner = wins["winner"], w_disc = wins["discarder"]
         cdef uint8_t[::1] w_kind = wins["win_kind"]
         cdef int8_t[::1] w_pattern = wins["pattern"], w_cat = wins["category"]
         cdef int8_t[::1] w_birds = wins["birds_hit"]
         cdef uint32_t[::1] w_props = wins["props"]
-        cdef int32_t[::1] w_points = wins["points"], w_received = wins["received"]
+        cdef int32_t[::1] w_points = wins["points"]
+        cdef int64_t[::1] w_received = wins["received"]
+        cdef int16_t[::1] w_turn = wins["turn"]
+        cdef int64_t[::1] p_hand, p_amount
+        cdef int8_t[::1] p_payer, p_receiver, p_reason
+        cdef int16_t[::1] p_pattern
         cdef const WinRec* w
-        with nogil:
-            for h in range(count):
-                if (start + h) % session_hands == 0:
-                    memset(&session, 0, sizeof(Session))
-                play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
-                h_dealer[h] = st.dealer
-                h_dice[h] = st.dice[0] + st.dice[1]
-                h_wild[h] = st.indicator
-                h_end[h] = st.n_winners > 0
-                h_draws[h] = st.live_draws
-                h_left[h] = live_left(&st.wall)
-                h_nw[h] = st.n_winners
-                h_ka[h] = st.kongs[KONG_ADDED]
-                h_ke[h] = st.kongs[KONG_EXPOSED]
-                h_kc[h] = st.kongs[KONG_CONCEALED]
-                for s in range(4):
-                    h_deltas[h, s] = st.deltas[s]
-                    h_fire[h, s] = st.fire[s]
-                for i in range(st.n_winners):
-                    w = &st.wins[i]
-                    w_hand[n_wins] = start + h
-                    w_winner[n_wins] = w.winner
-                    w_disc[n_wins] = w.payer if w.kind == WIN_DISCARD or w.kind == WIN_ROB_KONG or w.kind == WIN_GANGSHANGPAO else -1
-                    w_kind[n_wins] = w.kind
-                    w_pattern[n_wins] = w.pattern
-                    w_props[n_wins] = w.props
-                    w_cat[n_wins] = w.category
-                    w_points[n_wins] = w.points
-                    w_birds[n_wins] = w.birds_hit
-                    w_received[n_wins] = w.received
-                    n_wins += 1
-                next_session_state(&st, &self.cfg, &session)
-                if st.aborted:
-                    break
+        cdef const PayRec* r
+        while True:
+            if payments:
+                # room for at least a quarter of the remaining hands' worst case
+                cap = max(2 * cap, n_pay + MAX_PAYMENTS * (1 + (count - h) // 64), 16)
+                pays = {k: np.concatenate([v[:n_pay], np.zeros(cap - n_pay, v.dtype)])
+                        for k, v in pays.items()}
+                p_hand, p_amount = pays["hand_index"], pays["amount"]
+                p_payer, p_receiver = pays["payer"], pays["receiver"]
+                p_reason, p_pattern = pays["reason"], pays["pattern"]
+            with nogil:
+                while h < count:
+                    if payments and n_pay + MAX_PAYMENTS > cap:
+                        break
+                    if (start + h) % session_hands == 0:
+                        memset(&session, 0, sizeof(Session))
+                    play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
+                    h_dealer[h] = st.dealer
+                    h_dice[h] = st.dice[0] + st.dice[1]
+                    h_wild[h] = st.indicator
+                    h_end[h] = st.n_winners > 0
+                    h_draws[h] = st.live_draws
+                    h_left[h] = live_left(&st.wall)
+                    h_nw[h] = st.n_winners
+                    h_ka[h] = st.kongs[KONG_ADDED]
+                    h_ke[h] = st.kongs[KONG_EXPOSED]
+                    h_kc[h] = st.kongs[KONG_CONCEALED]
+                    for s in range(4):
+                        h_deltas[h, s] = st.deltas[s]
+                        h_fire[h, s] = st.fire[s]
+                        h_claims[h, s] = st.claims[s]
+                    for i in range(st.n_winners):
+                        w = &st.wins[i]
+                        w_hand[n_wins] = start + h
+                        w_winner[n_wins] = w.winner
+                        w_disc[n_wins] = w.payer if w.kind == WIN_DISCARD or w.kind == WIN_ROB_KONG or w.kind == WIN_GANGSHANGPAO else -1
+                        w_kind[n_wins] = w.kind
+                        w_pattern[n_wins] = w.pattern
+                        w_props[n_wins] = w.props
+                        w_cat[n_wins] = w.category
+                        w_points[n_wins] = w.points
+                        w_birds[n_wins] = w.birds_hit
+                        w_received[n_wins] = w.received
+                        w_turn[n_wins] = w.turn
+                        n_wins += 1
+                    if payments:
+                        for i in range(st.n_pays):
+                            r = &st.pays[i]
+                            p_hand[n_pay] = start + h
+                            p_payer[n_pay] = r.payer
+                            p_receiver[n_pay] = r.receiver
+                            p_amount[n_pay] = r.amount
+                            p_reason[n_pay] = r.reason
+                            p_pattern[n_pay] = r.pattern
+                            n_pay += 1
+                    next_session_state(&st, &self.cfg, &session)
+                    h += 1
+                    if st.aborted:
+                        h = count
+            if h >= count:
+                break
         self._raise_player_error()
-        return hands, {k: v[:n_wins] for k, v in wins.items()}
+        wins = {k: v[:n_wins] for k, v in wins.items()}
+        if payments:
+            return hands, wins, {k: v[:n_pay] for k, v in pays.items()}
+        return hands, wins
+
+
+def _pay_arrays(Py_ssize_t n):
+    return dict(hand_index=np.zeros(n, np.int64), payer=np.zeros(n, np.int8),
+                receiver=np.zeros(n, np.int8), amount=np.zeros(n, np.int64),
+                reason=np.zeros(n, np.int8), pattern=np.zeros(n, np.int16))

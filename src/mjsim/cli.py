@@ -29,9 +29,14 @@ console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
 
-def fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
-    raise typer.Exit(2)
+def error_line(message) -> None:
+    """One line on stderr: the message is data (it quotes user text), never rich markup."""
+    err.print(f"[bold red]error:[/] {escape(' '.join(str(message).split()))}", highlight=False)
+
+
+def fail(message: str, code: int = 2) -> None:
+    error_line(message)
+    raise typer.Exit(code)
 
 
 def load_rules(name: str, settings: list[str]) -> Rules:
@@ -54,8 +59,19 @@ def _tiles(kinds, chinese: bool) -> str:
     return format_tiles(kinds, chinese=chinese)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from mjsim import __version__
+
+        console.print(f"mjsim {__version__}", highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the mjsim version and exit."),
+) -> None:
     """Monte Carlo engine for Wanzai (萬載) and Anhua seven-wild (安化七王) mahjong."""
 
 
@@ -77,16 +93,16 @@ def hand(
     kinds = parse_tiles(tiles)
     n_melds = len(meld_list)
     table = Table(show_header=False, box=None)
-    table.add_row("rules", f"{r.game} ({r.variant})")
-    table.add_row("hand", _tiles(kinds, chinese) + "".join(f"  [{k} {_tiles(parse_tiles(t), chinese)}]" for k, t in meld_list))
+    table.add_row("rules", escape(f"{r.game} ({r.variant})"))
+    table.add_row("hand", escape(_tiles(kinds, chinese) + "".join(f"  [{k} {_tiles(parse_tiles(t), chinese)}]" for k, t in meld_list)))
     if wild is not None and r.game == "anhua":
         ind = engine._indicator(r, wild)
-        table.add_row("wilds", f"indicator {_tiles([ind], chinese)} → {_tiles(engine.wild_tiles(ind), chinese)}")
+        table.add_row("wilds", escape(f"indicator {_tiles([ind], chinese)} → {_tiles(engine.wild_tiles(ind), chinese)}"))
     if len(kinds) == 14 - 3 * n_melds:
         e = engine.evaluate(r, kinds, meld_list, win_tile=win_tile, self_draw=not discard, wild=wild, context=context)
         table.add_row("win", "yes" if e.win else "no")
         if e.win:
-            table.add_row("pattern", e.pattern)
+            table.add_row("pattern", escape(e.pattern))
             table.add_row("points", f"{e.points} per payer ({'discarder pays' if discard else 'each other player pays'})")
         if e.properties:
             table.add_row("properties", ", ".join(sorted(e.properties)))
@@ -112,19 +128,27 @@ _RUN_HELP = {
     "chunk": "Hands per chunk file (a multiple of --session-hands); default about 20,000.",
     "backend": "local (process pool) or dask (dask.distributed).",
     "scheduler": "Dask scheduler address (tcp://host:8786); default: a LocalCluster.",
-    "progress": "Show a progress bar (on stderr).",
+    "scheduler_timeout": "Seconds to wait for --scheduler to answer as a Dask scheduler.",
+    "progress": "Show progress on stderr (a bar on a terminal, a line every 10 s otherwise).",
+    "version_mix": "Resume a dataset written by another mjsim version (mixes versions in one dataset).",
+    "out": "Output directory (created; rerun the same command to resume).",
 }
 
 
-def _run_specs(specs, out, workers, backend, scheduler, progress):
+def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_version_mix=False,
+               scheduler_timeout=None):
     from mjsim import runner
 
     try:
         return runner.run(specs, out, workers=workers, backend=backend, scheduler=scheduler,
-                          progress=progress, console=err)
+                          progress=progress, console=err, allow_version_mix=allow_version_mix,
+                          scheduler_timeout=runner.DASK_CONNECT_SECONDS if scheduler_timeout is None
+                          else scheduler_timeout)
     except runner.RunInterrupted as e:
-        err.print(runner.interrupted_message(e.result), highlight=False)
+        err.print(runner.interrupted_message(e.result), highlight=False, markup=False)
         raise typer.Exit(130)
+    except runner.RunFailed as e:    # after some chunks were written: not bad input
+        fail(str(e), code=1)
     except runner.GameUnavailable as e:
         fail(str(e))
 
@@ -150,20 +174,23 @@ def simulate(
     seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"]),
     workers: int = typer.Option(0, "--workers", "-w", help=_RUN_HELP["workers"]),
     chunk: Optional[int] = typer.Option(None, "--chunk", help=_RUN_HELP["chunk"]),
-    out: Path = typer.Option(Path("mjsim-results"), "--out", "-o", help="Output directory (created; rerun to resume)."),
+    out: str = typer.Option("mjsim-results", "--out", "-o", help=_RUN_HELP["out"]),
     backend: str = typer.Option("local", "--backend", help=_RUN_HELP["backend"]),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help=_RUN_HELP["scheduler"]),
+    scheduler_timeout: Optional[float] = typer.Option(None, "--scheduler-timeout", help=_RUN_HELP["scheduler_timeout"]),
     progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+    allow_version_mix: bool = typer.Option(False, "--allow-version-mix", help=_RUN_HELP["version_mix"]),
 ):
     """Play seeded hands into a Parquet dataset (resumable), then print a summary."""
     from mjsim import report, runner, stats
 
     spec = runner.make_spec(load_rules(rules, settings), players=players, hands=hands,
                             session_hands=session_hands, seed=seed, chunk=chunk)
-    result = _run_specs([spec], out, workers, backend, scheduler, progress)
+    result = _run_specs([spec], out, workers, backend, scheduler, progress,
+                        allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
     report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
-    err.print(_timing_line(result), highlight=False)
-    err.print(f"dataset: {out}   full report: mjsim report {out}", highlight=False)
+    err.print(_timing_line(result), highlight=False, markup=False)
+    err.print(f"dataset: {out}   full report: mjsim report {out}", highlight=False, markup=False)
 
 
 @app.command("report")
@@ -184,7 +211,7 @@ def report_cmd(
     report.print_report(found, console)
     if not no_html:
         path = report.write_html(html or Path(directory) / "report.html", report.html_report(found))
-        err.print(f"HTML report: {path}", highlight=False)
+        err.print(f"HTML report: {path}", highlight=False, markup=False)
 
 
 def _one_variant(directory: Path, variant: Optional[str], option: str):
@@ -213,7 +240,7 @@ def compare_cmd(
         a.info["label"], b.info["label"] = f"{a.label} [{dir_a}]", f"{b.label} [{dir_b}]"
     report.print_comparison(a, [b], console)
     path = report.write_html(html, report.html_comparison(a, [b]))
-    err.print(f"HTML comparison: {path}", highlight=False)
+    err.print(f"HTML comparison: {path}", highlight=False, markup=False)
 
 
 @app.command()
@@ -227,40 +254,44 @@ def sweep(
     seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"] + " The same for every variant (same walls)."),
     workers: int = typer.Option(0, "--workers", "-w", help=_RUN_HELP["workers"]),
     chunk: Optional[int] = typer.Option(None, "--chunk", help=_RUN_HELP["chunk"]),
-    out: Path = typer.Option(Path("mjsim-sweep"), "--out", "-o", help="Output directory, one partition per variant."),
+    out: str = typer.Option("mjsim-sweep", "--out", "-o", help="Output directory, one partition per variant."),
     backend: str = typer.Option("local", "--backend", help=_RUN_HELP["backend"]),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help=_RUN_HELP["scheduler"]),
+    scheduler_timeout: Optional[float] = typer.Option(None, "--scheduler-timeout", help=_RUN_HELP["scheduler_timeout"]),
     progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+    allow_version_mix: bool = typer.Option(False, "--allow-version-mix", help=_RUN_HELP["version_mix"]),
     html: Optional[Path] = typer.Option(None, "--html", help="Comparison HTML (default DIR/compare.html)."),
 ):
     """Run every combination of a grid of rule values into one dataset and compare them."""
     from mjsim import report, runner, stats
 
     base = load_rules(rules, settings)
-    variants = runner.grid_variants(base, runner.parse_grid(grid))
-    if len(variants) < 2:
+    specs = runner.sweep_specs(base, runner.parse_grid(grid), players=players, hands=hands,
+                               session_hands=session_hands, seed=seed, chunk=chunk)
+    if len(specs) < 2:
         raise ValueError("the grid gives a single rule set: nothing to compare (give at least two values)")
-    specs = [runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed,
-                              chunk=chunk, label=label) for label, r in variants]
-    result = _run_specs(specs, out, workers, backend, scheduler, progress)
+    result = _run_specs(specs, out, workers, backend, scheduler, progress,
+                        allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
     found = {s.variant: s for s in stats.summarize_all(out, only=[s.variant for s in specs])}
     ordered = [found[s.variant] for s in specs]
     report.print_comparison(ordered[0], ordered[1:], console)
     path = report.write_html(html or Path(out) / "compare.html", report.html_comparison(ordered[0], ordered[1:]))
-    err.print(_timing_line(result), highlight=False)
-    err.print(f"dataset: {out}   HTML comparison: {path}", highlight=False)
+    err.print(_timing_line(result), highlight=False, markup=False)
+    err.print(f"dataset: {out}   HTML comparison: {path}", highlight=False, markup=False)
 
 
 @app.command()
 def query(
     directory: Path = typer.Argument(..., help="A dataset directory."),
     sql: str = typer.Argument(..., help='SQL over the views hands and wins, e.g. "SELECT pattern, count(*) FROM wins GROUP BY 1".'),
-    limit: int = typer.Option(50, "--limit", help="Rows to show in the table."),
+    limit: int = typer.Option(50, "--limit", help="Rows to show in the table (0 or more)."),
     csv: bool = typer.Option(False, "--csv", help="Print every row as CSV instead of a table."),
 ):
     """Run SQL (DuckDB) over the dataset: tables `hands` and `wins` (quote the column "end")."""
     from mjsim import stats
 
+    if limit < 0:
+        raise ValueError(f"--limit must be 0 or more, got {limit}")
     columns, rows = stats.query(directory, sql)
     if csv:
         import csv as csv_module
@@ -277,7 +308,7 @@ def query(
         table.add_row(*("NULL" if v is None else escape(str(v)) for v in row))
     console.print(table)
     if len(rows) > limit:
-        err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False)
+        err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False, markup=False)
 
 
 @app.command()
@@ -359,17 +390,20 @@ def _hands_bar(enabled: bool, label: str):
 @app.command()
 def replay(
     rules: str = typer.Option("wanzai", "--rules", "-r", help="wanzai, anhua or a rules TOML file."),
-    seed: int = typer.Option(0, "--seed", help="Master seed of the run."),
+    seed: int = typer.Option(0, "--seed", help="Master seed of the run (0..2^64-1)."),
     hand_index: int = typer.Option(0, "--hand", help="Hand index within the run."),
     players: str = typer.Option("greedy,greedy,greedy,greedy", "--players", help="Four player names, comma-separated."),
-    session_hands: int = typer.Option(1, "--session-hands", help="Session length used by the run (dealer and fire carry over)."),
+    session_hands: int = typer.Option(16, "--session-hands", help="Session length used by the run (dealer and fire carry over); simulate's default."),
     chinese: bool = typer.Option(False, "--chinese", help="Show tiles with Chinese names."),
     settings: list[str] = typer.Option([], "--set", help="Override a rule parameter: key=value (repeatable)."),
 ):
     """Replay one hand of a run: every event, one per line, and the scoring explained."""
-    from mjsim import game
+    from mjsim import game, runner
     from mjsim.replay import describe
 
+    seed = runner._positive_int("--seed", seed, minimum=0, maximum=runner.MAX_SEED)
+    hand_index = runner._positive_int("--hand", hand_index, minimum=0, maximum=runner.MAX_HANDS - 1)
+    session_hands = runner._positive_int("--session-hands", session_hands, maximum=runner.MAX_SESSION_HANDS)
     r = load_rules(rules, settings)
     from mjsim import runner
 
@@ -390,21 +424,33 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as e:
         return e.exit_code
     except (ValueError, RulesError) as e:  # TileError and RulesError are ValueErrors
-        err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+        error_line(e)
         return 2
     except OSError as e:
-        err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+        error_line(e)
         return 2
+    except MemoryError:
+        error_line("out of memory")
+        return 1
     except Exception as e:
-        # usage errors from typer's bundled click: they know how to print themselves
-        if hasattr(e, "show") and hasattr(e, "exit_code"):
-            e.show()
+        # usage errors from typer's bundled click: one line, with where to find the usage
+        if hasattr(e, "format_message") and hasattr(e, "exit_code"):
+            ctx = getattr(e, "ctx", None)
+            where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+            error_line(f"{e.format_message()}{where}")
             return e.exit_code
         if type(e).__name__ == "Abort":
             err.print("aborted")
             return 130
+        if _is_duckdb_error(e):    # a damaged dataset read by report/compare
+            error_line(f"reading the dataset failed: {e}")
+            return 2
         raise
     return 0
+
+
+def _is_duckdb_error(e: BaseException) -> bool:
+    return type(e).__module__.split(".")[0] in ("duckdb", "_duckdb")
 
 
 if __name__ == "__main__":

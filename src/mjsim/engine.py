@@ -12,7 +12,7 @@ import numpy as np
 
 from mjsim import _core
 from mjsim.rules import WANZAI_VALUE_IDS, Rules
-from mjsim.tiles import TileError, check_copies, format_tiles, kind_name, parse_tile, parse_tiles, to_counts
+from mjsim.tiles import TileError, check_copies, check_kind, format_tiles, kind_name, parse_tile, parse_tiles, to_counts
 
 PATTERNS = _core.PATTERNS
 PROPERTIES = _core.PROPERTIES
@@ -56,16 +56,23 @@ def core_config(rules: Rules) -> _core.CoreConfig:
     )
 
 
+#: more tiles than any hand can hold: refused before they are even looked at one by one
+_MAX_TILES = 18
+
+
 def _kinds(tiles, what: str) -> list[int]:
     if isinstance(tiles, str):
+        if len(tiles) > 200:
+            raise TileError(f"{what} is {len(tiles)} characters long: no hand has that many tiles")
         return parse_tiles(tiles)
+    if isinstance(tiles, (bytes, dict, set, frozenset)) or not hasattr(tiles, "__len__"):
+        raise TileError(f"{what} must be a tile string like '123m' or a sequence of kinds 0..33")
+    if len(tiles) > _MAX_TILES:
+        raise TileError(f"{what} holds {len(tiles)} tiles: no hand has that many")
     try:
-        kinds = [int(k) for k in tiles]
-    except (TypeError, ValueError):
+        return [check_kind(k) for k in tiles]
+    except TypeError:
         raise TileError(f"{what} must be a tile string like '123m' or a sequence of kinds 0..33") from None
-    for k in kinds:
-        kind_name(k)  # range check
-    return kinds
 
 
 def _is_run(game: str, kinds: Sequence[int]) -> bool:
@@ -125,8 +132,10 @@ def _indicator(rules: Rules, wild) -> int:
         return -1
     if wild is None:
         raise TileError("Anhua needs the turned-up wild indicator tile (wild='3s')")
-    k = parse_tile(wild) if isinstance(wild, str) else int(wild)
-    kind_name(k)
+    try:
+        k = parse_tile(wild) if isinstance(wild, str) else check_kind(wild)
+    except TileError as e:
+        raise TileError(f"wild (the turned-up indicator): {e}") from None
     if k >= 27:
         raise TileError(f"the wild indicator must be a suited tile, got {kind_name(k)}")
     return k
@@ -170,8 +179,7 @@ def evaluate(rules: Rules, hand, melds=(), win_tile=None, self_draw: bool = True
         raise ValueError(f"context {context!r} is a win on another player's tile: pass self_draw=False")
     wt = -1
     if win_tile is not None:
-        wt = parse_tile(win_tile) if isinstance(win_tile, str) else int(win_tile)
-        kind_name(wt)
+        wt = parse_tile(win_tile) if isinstance(win_tile, str) else check_kind(win_tile)
         if not counts[wt]:
             raise TileError(f"winning tile {kind_name(wt)} is not in the hand")
     ctx = 0 if context is None else CONTEXTS.index(context) + 1
@@ -212,17 +220,7 @@ def _batch_counts(rules: Rules, counts, sizes: tuple[int, ...], wild) -> tuple[n
             raise ValueError(f"counts row {row} has a count outside 0..4 (only 4 copies of a tile exist)")
     arr = np.ascontiguousarray(arr, dtype=np.uint8)
     indicator = _indicator(rules, wild)
-    n_kinds = 27 if rules.game == "anhua" else 34
-    row, problem = _core.find_bad_row(arr, sizes[0], sizes[-1], n_kinds, indicator)
-    if problem == "count":
-        raise ValueError(f"counts row {row} has a count outside 0..4 (only 4 copies of a tile exist)")
-    if problem == "honor":
-        raise ValueError(f"counts row {row} holds honors; Anhua has none")
-    if problem == "indicator":
-        raise ValueError(f"counts row {row} holds 4 of the indicator {kind_name(indicator)}; only 3 remain")
-    if problem == "size":
-        want = " or ".join(map(str, sizes))
-        raise ValueError(f"counts row {row} holds {int(arr[row].sum())} tiles; every row must hold {want}")
+    # the rows themselves are checked by _core.check_batch inside the batch call (once)
     return arr, indicator
 
 

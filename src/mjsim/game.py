@@ -26,12 +26,13 @@ EVENT_NAMES = _game.EVENT_NAMES
 END_NAMES = _game.END_NAMES
 MELD_NAMES = _game.MELD_NAMES
 KONG_NAMES = _game.KONG_NAMES
-PAY_NAMES = _game.PAY_NAMES
+PAY_REASONS = _game.PAY_REASONS
+PAY_NAMES = PAY_REASONS              # the older name
 
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
 assert WIN_KINDS == _game.WIN_KIND_NAMES
 
-__all__ = ["PLAYERS", "WIN_KINDS", "Event", "HandRecord", "Win", "play", "simulate_chunk", "simulate_hands"]
+__all__ = ["PAY_REASONS", "PLAYERS", "WIN_KINDS", "Event", "HandRecord", "Win", "play", "simulate_chunk", "simulate_hands"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,18 @@ class Win:
     factors: tuple[tuple[str, int], ...] = ()
     capped: int | None = None          # the score_cap that lowered some payment, if any
     payments: tuple[tuple[int, int, int], ...] = ()
+    turn: int = 0                      # the winner's discards before the win, plus 1
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One payment of a hand as the native loop made it (`HandRecord.payments`)."""
+
+    payer: int
+    receiver: int
+    amount: int
+    reason: str                        # one of PAY_REASONS
+    pattern: str | None                # the pattern of the win it pays for; None for kongs
 
 
 @dataclass(frozen=True)
@@ -128,6 +141,8 @@ class HandRecord:
     locked: tuple[int, ...] = ()       # seats whose hand was locked after a 補章
     birds: tuple[str, ...] = ()        # bird tiles (each win's bird_seats map them to seats)
     set_aside: str = ""                # 補章 tiles not used by a 槓上花 win
+    claims: tuple[int, ...] = (0, 0, 0, 0)   # pungs, chows and exposed kongs per seat from discards
+    payments: tuple[Payment, ...] = ()       # every payment, in order; per seat they sum to deltas
 
 
 def _native(rules: Rules, players) -> _game.NativeGame:
@@ -168,7 +183,7 @@ def _session_state(game, seed: int, hand_index: int, session_hands: int) -> tupl
     first = hand_index - hand_index % session_hands
     if first == hand_index:
         return 0, (0, 0, 0, 0)
-    hands, _ = game.simulate(seed, first, hand_index - first + 1, session_hands)
+    hands = game.simulate(seed, first, hand_index - first + 1, session_hands)[0]
     fire_hands = []
     for s in range(4):
         run = 0
@@ -270,7 +285,8 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
     raw = game.play(seed, hand_index, session_dealer, bool(log), wall, dice or 0, fire_hands)
     wins = []
     anhua = rules.game == "anhua"
-    for winner, payer, tile, pattern, props, points, received, kind, category, birds_hit, hard, paid in raw["wins"]:
+    for (winner, payer, tile, pattern, props, points, received, kind, category, birds_hit, hard, paid), turn \
+            in zip(raw["wins"], raw["turns"]):
         kind = WIN_KINDS[kind]
         factors = _win_factors(rules, pattern, props, points, kind, hard, category)
         payments, bird_seats, capped = [], (), None
@@ -301,6 +317,7 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
             factors=tuple(factors),
             capped=capped,
             payments=tuple(payments),
+            turn=turn,
         ))
     seats = raw["seats"]
     events = tuple(_event(e) for e in raw["events"])
@@ -328,6 +345,9 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         locked=tuple(s for s in range(4) if seats[s]["locked"]),
         birds=tuple(kind_name(k) for k in raw["birds"]),
         set_aside=format_tiles(raw["aside"], sort=False),
+        claims=tuple(raw["claims"]),
+        payments=tuple(Payment(p, r, a, PAY_REASONS[why], _core.PATTERNS[pat] if pat >= 0 else None)
+                       for p, r, a, why, pat in raw["payments"]),
     )
 
 
@@ -335,7 +355,9 @@ def _scripted_wall(wall, game: str = "wanzai") -> list[int]:
     from mjsim.tiles import parse_tiles
 
     n, n_kinds = (136, 34) if game == "wanzai" else (108, 27)
-    kinds = parse_tiles(wall) if isinstance(wall, str) else [int(k) for k in wall]
+    from mjsim.tiles import check_kind
+
+    kinds = parse_tiles(wall) if isinstance(wall, str) else [check_kind(k) for k in wall]
     if len(kinds) != n:
         raise ValueError(f"a scripted wall needs all {n} tiles, got {len(kinds)}")
     counts = np.bincount(kinds, minlength=n_kinds)
@@ -346,16 +368,31 @@ def _scripted_wall(wall, game: str = "wanzai") -> list[int]:
 
 
 def simulate_chunk(rules: Rules, players, seed: int, start: int, count: int,
-                   session_hands: int = 1) -> tuple[dict, dict]:
-    """Hands [start, start+count) in one native loop -> (hands, wins) dicts of numpy arrays.
+                   session_hands: int = 1, payments: bool = False) -> tuple[dict, ...]:
+    """Hands [start, start+count) in one native loop -> (hands, wins) dicts of numpy arrays,
+    or (hands, wins, payments) with `payments=True`.
 
-    `start` must begin a session (a multiple of `session_hands`).  hands: hand_index,
-    session, hand_in_session, dealer, dice (sum), wild_indicator (-1 none), end (0 draw,
-    1 win), draws (live tiles drawn after the deal), wall_left, n_winners, kongs_exposed,
-    kongs_added, kongs_concealed, delta_0..3, fire_0..3, piao_0..3.  wins, one row per win:
-    hand_index, winner, discarder (-1 self-draw), win_kind (index into WIN_KINDS), pattern
-    (into mjsim.PATTERNS), props (bit i = mjsim.PROPERTIES[i]), category, points,
-    birds_hit, received.
+    `start` must begin a session (a multiple of `session_hands`).
+
+    hands, one row per hand: hand_index, session, hand_in_session, dealer, dice (sum),
+    wild_indicator (-1 none), end (0 draw, 1 win), draws (live tiles drawn after the deal),
+    wall_left, n_winners, kongs_exposed, kongs_added, kongs_concealed, delta_0..3 (int64:
+    net score per seat, kong payments included), fire_0..3, piao_0..3, claims_0..3 (int16:
+    the pungs, chows and exposed kongs that seat made from other seats' discards).
+
+    wins, one row per win: hand_index, winner, discarder (-1 self-draw), win_kind (index
+    into WIN_KINDS), pattern (into mjsim.PATTERNS), props (bit i = mjsim.PROPERTIES[i]),
+    category, points, birds_hit, received (int64), turn (int16: the number of discards the
+    winner had made in the hand before the win, plus 1; 補章 discards count; 1 for a win
+    before any discard of its own, such as the dealer's opening hand or the special start).
+
+    payments, one row per payment in the order made: hand_index (int64), payer, receiver
+    (int8 seats), amount (int64, > 0 except a zero-valued rule), reason (int8, index into
+    PAY_REASONS), pattern (int16, index into mjsim.PATTERNS of the win paid for; -1 for kong
+    payments and their refunds).  A `kong_pay_on_draw = false` refund is each kong payment
+    reversed (payer and receiver swapped, same amount, reason "kong_refund"); the Anhua
+    special start pays with reason "instant" (pattern pinghu, 特殊平胡).  For every hand and
+    seat, received - paid == delta_s.
     """
     game = _native(rules, players)
     _check_int("seed", seed, 0, 2**64 - 1)
@@ -364,13 +401,17 @@ def simulate_chunk(rules: Rules, players, seed: int, start: int, count: int,
     _check_int("count", count, 0, 2**31 - 1)
     if start % session_hands:
         raise ValueError(f"start {start} must be a multiple of session_hands {session_hands}: a chunk never splits a session")
-    raw, wins = game.simulate(seed, start, count, session_hands)
-    hands = {k: v for k, v in raw.items() if k not in ("deltas", "fire")}
+    out = game.simulate(seed, start, count, session_hands, bool(payments))
+    raw, wins = out[0], out[1]
+    hands = {k: v for k, v in raw.items() if k not in ("deltas", "fire", "claims")}
     piao = rules.get("piao", [0, 0, 0, 0])
     for s in range(4):
         hands[f"delta_{s}"] = raw["deltas"][:, s].copy()
         hands[f"fire_{s}"] = raw["fire"][:, s].copy()
         hands[f"piao_{s}"] = np.full(count, piao[s], np.int8)
+        hands[f"claims_{s}"] = raw["claims"][:, s].copy()
+    if payments:
+        return hands, wins, out[2]
     return hands, wins
 
 

@@ -419,9 +419,18 @@ def _parse_toml(text: str, source: str) -> dict:
         raise RulesError(f"{source}: invalid TOML: {exc}", source) from None
 
 
+#: a rules file is a few kilobytes; reading stops past this (e.g. --rules /dev/zero)
+MAX_RULES_BYTES = 1 << 20
+
+
 def _read_file(path: Path, source: str) -> str:
     try:
-        data = path.read_bytes()
+        if path.is_dir():
+            raise RulesError(f"{source}: is a directory, not a rules file", source)
+        with open(path, "rb") as f:
+            data = f.read(MAX_RULES_BYTES + 1)
+        if len(data) > MAX_RULES_BYTES:
+            raise RulesError(f"{source}: larger than {MAX_RULES_BYTES >> 20} MiB: not a rules file", source)
     except FileNotFoundError:
         raise RulesError(f"{source}: rules file not found", source) from None
     except OSError as exc:

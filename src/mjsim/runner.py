@@ -6,6 +6,10 @@ Layout of an output directory ``DIR``::
     DIR/hands/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
     DIR/wins/variant=<v>/chunk-s<seed>-<start>-<count>.parquet   (same chunk, same name)
 
+``<v>`` is the variant name URI-encoded (``a=b-1a2b3c4d`` -> ``a%3Db-1a2b3c4d``), the hive
+convention pyarrow, pandas, DuckDB and polars all decode; the variant lives in the path only,
+never also as a column in the files (two sources of one column is what breaks pandas).
+
 Why it is shaped like this:
 
 - A hand depends only on (rules, players, master seed, hand index) and the earlier hands of
@@ -55,11 +59,23 @@ DEFAULT_HANDS = 100_000
 DEFAULT_SESSION_HANDS = 16     # four rounds of four deals: long enough for fire and dealer runs
 DEFAULT_CHUNK = 20_000         # ~1-2 s of work per chunk: smooth progress, cheap files
 DEFAULT_OUT = "mjsim-results"
-MAX_SEED = 2**63 - 1           # the seed is stored as int64
+MAX_SEED = 2**64 - 1           # the game's seed is a 64-bit word (replay takes the same range)
+#: Upper bounds that keep one request from exhausting memory or time. hand_index is int64
+#: and the game takes chunk starts up to 2**62; chunks are planned lazily, so a run of up to
+#: MAX_HANDS hands costs memory for the chunks in flight only.
+MAX_HANDS = 2**62
+MAX_SESSION_HANDS = 100_000    # a session lives inside one chunk
+MAX_CHUNK = 1_000_000          # ~100 MB of arrays per chunk in flight
+#: hands a worker plays between two progress reports (rounded to whole sessions)
+PROGRESS_SLICE = 2_000
 
 #: The game contract's win kinds (mjsim.game.WIN_KINDS wins if the game module defines it).
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
 END_NAMES = ("draw", "win")
+
+#: Layout of the files (file metadata ``mjsim.schema_version``). 2: no ``variant`` column
+#: (the hive path holds it, URI-encoded), sweeps' grid values as columns of hands.
+SCHEMA_VERSION = 2
 
 # Columns the game returns, with the dtypes of the contract (RULES-independent).
 HANDS_ARRAYS = {
@@ -67,14 +83,14 @@ HANDS_ARRAYS = {
     "dealer": np.int8, "dice": np.int8, "wild_indicator": np.int8, "end": np.uint8,
     "draws": np.int16, "wall_left": np.int16, "n_winners": np.int8,
     "kongs_exposed": np.int8, "kongs_added": np.int8, "kongs_concealed": np.int8,
-    **{f"delta_{s}": np.int32 for s in range(4)},
+    **{f"delta_{s}": np.int64 for s in range(4)},
     **{f"fire_{s}": np.int8 for s in range(4)},
     **{f"piao_{s}": np.int8 for s in range(4)},
 }
 WINS_ARRAYS = {
     "hand_index": np.int64, "winner": np.int8, "discarder": np.int8, "win_kind": np.uint8,
     "pattern": np.int8, "props": np.uint32, "category": np.int8, "points": np.int32,
-    "birds_hit": np.int8, "received": np.int32,
+    "birds_hit": np.int8, "received": np.int64,
 }
 
 
@@ -105,10 +121,12 @@ class RunSpec:
     seed: int
     chunk: int
     label: str = ""   # how a sweep names the variant, e.g. "birds=2"
+    swept: tuple = ()  # ((key, value), ...): a sweep's grid values, written as columns of hands
 
     @property
     def variant(self) -> str:
-        return self.rules.variant
+        """The partition name: a sweep's label ("birds=2"), else the rules' variant."""
+        return self.label or self.rules.variant
 
     def manifest_entry(self) -> dict:
         """The settings a resumed run must repeat exactly (plus descriptive fields)."""
@@ -123,6 +141,7 @@ class RunSpec:
             "chunk": self.chunk,
             "hands": self.hands,
             "label": self.label,
+            "swept": {k: _jsonable(v) for k, v in self.swept},
             "changes": {k: _jsonable(v) for k, v in self.rules.changes().items()},
             "mjsim_version": __version__,
         }
@@ -146,9 +165,11 @@ def _positive_int(name: str, value, minimum: int = 1, maximum: int | None = None
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     value = int(value)
-    if value < minimum or (maximum is not None and value > maximum):
-        hi = f"..{maximum}" if maximum is not None else " or more"
+    if value < minimum:
+        hi = f"..{maximum}" if maximum is not None and maximum < 2**31 else " or more"
         raise ValueError(f"{name} must be {minimum}{hi}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum:,}, got {value:,}")
     return value
 
 
@@ -167,23 +188,27 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
 
 def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
               session_hands: int = DEFAULT_SESSION_HANDS, seed: int = 0, chunk: int | None = None,
-              label: str = "") -> RunSpec:
+              label: str = "", swept: Sequence[tuple[str, object]] = ()) -> RunSpec:
     """A validated RunSpec; every bad value raises ValueError naming it."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules, got {type(rules).__name__}")
     players = parse_players(players)
-    hands = _positive_int("--hands (number of hands)", hands)
-    session_hands = _positive_int("--session-hands", session_hands)
+    hands = _positive_int("--hands (number of hands)", hands, maximum=MAX_HANDS)
+    session_hands = _positive_int("--session-hands", session_hands, maximum=MAX_SESSION_HANDS)
     seed = _positive_int("--seed", seed, minimum=0, maximum=MAX_SEED)
     if hands % session_hands:
         raise ValueError(f"--hands {hands} is not a whole number of sessions of --session-hands {session_hands}")
     if chunk is None:
         # the default chunk is a whole number of sessions, and never more than the run
         chunk = min(hands, max(session_hands, DEFAULT_CHUNK // session_hands * session_hands))
-    chunk = _positive_int("--chunk", chunk)
+    chunk = _positive_int("--chunk", chunk, maximum=max(MAX_CHUNK, session_hands))
     if chunk % session_hands:
         raise ValueError(f"--chunk {chunk} must be a multiple of --session-hands {session_hands} (a chunk never splits a session)")
-    return RunSpec(rules, players, hands, session_hands, seed, chunk, label)
+    swept = tuple((str(k), v) for k, v in swept)
+    clash = [k for k, _ in swept if k in hands_schema().names]
+    if clash:
+        raise ValueError(f"--grid key {clash[0]!r} has the name of a hands column")
+    return RunSpec(rules, players, hands, session_hands, seed, chunk, label, swept)
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -244,9 +269,79 @@ def grid_variants(base: Rules, grid: Sequence[tuple[str, Sequence[str]]]) -> lis
     return out
 
 
-def plan_chunks(spec: RunSpec) -> list[tuple[int, int]]:
-    """(start, count) of every chunk; the last one may be shorter (still whole sessions)."""
-    return [(start, min(spec.chunk, spec.hands - start)) for start in range(0, spec.hands, spec.chunk)]
+def sweep_specs(base: Rules, grid: Sequence[tuple[str, Sequence[str]]], **spec_options) -> list[RunSpec]:
+    """One RunSpec per grid combination (see grid_variants), labelled "key=value ..." and
+    carrying the swept values, which become columns of its hands table.
+
+    The values of one key get one type across the sweep (ints become floats beside a float),
+    so the columns of every variant line up for any reader.
+    """
+    variants = grid_variants(base, grid)
+    keys = [k for k, _ in grid]
+    values = {k: [_plain(r[k]) for _, r in variants] for k in keys}
+    for k, vs in values.items():
+        if any(isinstance(v, float) for v in vs) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vs):
+            values[k] = [float(v) for v in vs]
+    return [make_spec(r, label=label, swept=[(k, values[k][i]) for k in keys], **spec_options)
+            for i, (label, r) in enumerate(variants)]
+
+
+def _plain(v):
+    """A rules value as plain Python (frozen tuples and mappings thawed)."""
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if hasattr(v, "items"):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
+
+
+def encode_variant(variant: str) -> str:
+    """A variant name as one safe path segment: URI percent-encoding (UTF-8) of everything
+    but ASCII letters, digits, ``-_.~`` and printable non-ASCII (萬載 stays readable).
+
+    ``=``, ``/``, ``%``, spaces, brackets and glob characters are all encoded, and every
+    reader of hive partitions (pyarrow, pandas, DuckDB, polars) decodes the segment back.
+    """
+    out = []
+    for ch in str(variant):
+        if ch in _SAFE or (ord(ch) > 127 and ch.isprintable()):
+            out.append(ch)
+        else:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+    return "".join(out)
+
+
+def decode_variant(segment: str) -> str:
+    """The inverse of encode_variant (of the part after ``variant=``)."""
+    from urllib.parse import unquote
+
+    return unquote(segment, errors="strict")
+
+
+def plan_chunks(spec: RunSpec) -> Iterator[tuple[int, int]]:
+    """(start, count) of every chunk, lazily; the last one may be shorter (still whole sessions)."""
+    return ((start, min(spec.chunk, spec.hands - start)) for start in range(0, spec.hands, spec.chunk))
+
+
+def n_chunks(spec: RunSpec) -> int:
+    return -(-spec.hands // spec.chunk)
+
+
+def chunk_in_plan(spec: RunSpec, start: int, count: int) -> bool:
+    """Is (start, count) one of plan_chunks(spec)? (arithmetic: the plan is never listed)"""
+    return 0 <= start < spec.hands and start % spec.chunk == 0 and count == min(spec.chunk, spec.hands - start)
+
+
+def parse_chunk_name(name: str) -> tuple[int, int, int] | None:
+    """'chunk-s<seed>-<start>-<count>.parquet' -> (seed, start, count), None for other names."""
+    stem = name[:-len(".parquet")] if name.endswith(".parquet") else None
+    parts = stem.split("-") if stem and stem.startswith("chunk-s") else []
+    if len(parts) != 4 or not all(p.isdigit() for p in (parts[1][1:], parts[2], parts[3])):
+        return None
+    return int(parts[1][1:]), int(parts[2]), int(parts[3])
 
 
 def chunk_name(spec: RunSpec, start: int, count: int) -> str:
@@ -255,7 +350,7 @@ def chunk_name(spec: RunSpec, start: int, count: int) -> str:
 
 
 def partition(out: Path, table: str, variant: str) -> Path:
-    return out / table / f"variant={variant}"
+    return Path(out) / table / f"variant={encode_variant(variant)}"
 
 
 # ------------------------------------------------------------------------------------
@@ -309,7 +404,7 @@ def build_chunk(task: ChunkTask) -> ChunkResult:
     spec = task.spec
     simulate = resolve_simulator(task.simulator)
     t0 = time.perf_counter()
-    hands, wins = simulate(spec.rules, spec.players, spec.seed, task.start, task.count, spec.session_hands)
+    hands, wins = _simulate_in_slices(simulate, spec, task.start, task.count)
     t1 = time.perf_counter()
     win_kinds = getattr(_simulator_module(task.simulator), "WIN_KINDS", WIN_KINDS)
     hands_t = hands_table(spec, task.start, task.count, hands)
@@ -319,6 +414,48 @@ def build_chunk(task: ChunkTask) -> ChunkResult:
     wins_b = encode_parquet(wins_t, meta)
     t2 = time.perf_counter()
     return ChunkResult(task, hands_b, wins_b, wins_t.num_rows, t1 - t0, t2 - t1)
+
+
+class _Counter:
+    """Hands played so far, in-process (the pool's workers get a shared multiprocessing.Value)."""
+
+    def __init__(self):
+        self.value = 0
+        import threading
+
+        self._lock = threading.Lock()
+
+    def get_lock(self):
+        return self._lock
+
+
+#: where build_chunk reports hands as it plays them: set per process by the driver or by
+#: the pool's initializer; None (Dask workers) = no report within a chunk
+_PROGRESS_COUNTER = None
+
+
+def _simulate_in_slices(simulate: Callable, spec: RunSpec, start: int, count: int):
+    """One chunk's (hands, wins), played in slices of whole sessions, reporting progress
+    after each. A hand depends only on its session's earlier hands, so the concatenated
+    slices are exactly the rows of one call (the tests compare chunkings row for row)."""
+    step = max(spec.session_hands, PROGRESS_SLICE // spec.session_hands * spec.session_hands)
+    counter = _PROGRESS_COUNTER
+    if counter is None or count <= step:
+        out = simulate(spec.rules, spec.players, spec.seed, start, count, spec.session_hands)
+        _count_hands(counter, count)
+        return out
+    parts = []
+    for s in range(start, start + count, step):
+        n = min(step, start + count - s)
+        parts.append(simulate(spec.rules, spec.players, spec.seed, s, n, spec.session_hands))
+        _count_hands(counter, n)
+    return tuple({k: np.concatenate([p[i][k] for p in parts]) for k in parts[0][i]} for i in (0, 1))
+
+
+def _count_hands(counter, n: int) -> None:
+    if counter is not None:
+        with counter.get_lock():
+            counter.value += n
 
 
 def _columns(arrays: dict, spec_dtypes: dict, what: str) -> dict[str, np.ndarray]:
@@ -382,9 +519,8 @@ def hands_table(spec: RunSpec, start: int, count: int, arrays: dict):
         raise ValueError(f"simulate_chunk returned hands that are not exactly {start}..{start + count - 1}")
     tiles = [kind_name(k) for k in range(34)]
     cols = {
-        "variant": _constant(spec.variant, n, pa.string()),
         "rules": _constant(spec.rules.game, n, pa.string()),
-        "seed": _constant(spec.seed, n, pa.int64()),
+        "seed": _constant(spec.seed, n, pa.uint64()),
         "hand_index": c["hand_index"],
         "session": c["session"],
         "hand_in_session": c["hand_in_session"],
@@ -397,7 +533,10 @@ def hands_table(spec: RunSpec, start: int, count: int, arrays: dict):
         **{f"fire_{s}": c[f"fire_{s}"] for s in range(4)},
         **{f"piao_{s}": c[f"piao_{s}"] for s in range(4)},
     }
-    return pa.table(cols, schema=hands_schema())
+    table = pa.table(cols, schema=hands_schema())
+    for key, value in spec.swept:      # constant columns after the contract's
+        table = table.append_column(key, pa.repeat(pa.scalar(value), n))
+    return table
 
 
 def wins_table(spec: RunSpec, arrays: dict, win_kinds: Sequence[str] = WIN_KINDS):
@@ -409,8 +548,7 @@ def wins_table(spec: RunSpec, arrays: dict, win_kinds: Sequence[str] = WIN_KINDS
     c = _columns(arrays, WINS_ARRAYS, "wins")
     n = len(c["hand_index"])
     cols = {
-        "variant": _constant(spec.variant, n, pa.string()),
-        "seed": _constant(spec.seed, n, pa.int64()),
+        "seed": _constant(spec.seed, n, pa.uint64()),
         "hand_index": c["hand_index"],
         "winner": c["winner"],
         "discarder": pa.array(c["discarder"], mask=c["discarder"] < 0),
@@ -429,13 +567,13 @@ def hands_schema():
     import pyarrow as pa
 
     return pa.schema([
-        ("variant", pa.string()), ("rules", pa.string()), ("seed", pa.int64()),
+        ("rules", pa.string()), ("seed", pa.uint64()),
         ("hand_index", pa.int64()), ("session", pa.int64()), ("hand_in_session", pa.int32()),
         ("dealer", pa.int8()), ("dice", pa.int8()), ("wild_indicator", pa.string()),
         ("end", pa.string()), ("draws", pa.int16()), ("wall_left", pa.int16()),
         ("n_winners", pa.int8()), ("kongs_exposed", pa.int8()), ("kongs_added", pa.int8()),
         ("kongs_concealed", pa.int8()),
-        *[(f"delta_{s}", pa.int32()) for s in range(4)],
+        *[(f"delta_{s}", pa.int64()) for s in range(4)],
         *[(f"fire_{s}", pa.int8()) for s in range(4)],
         *[(f"piao_{s}", pa.int8()) for s in range(4)],
     ])
@@ -445,11 +583,11 @@ def wins_schema():
     import pyarrow as pa
 
     return pa.schema([
-        ("variant", pa.string()), ("seed", pa.int64()), ("hand_index", pa.int64()),
+        ("seed", pa.uint64()), ("hand_index", pa.int64()),
         ("winner", pa.int8()), ("discarder", pa.int8()), ("win_kind", pa.string()),
         ("pattern", pa.string()), ("properties", pa.list_(pa.string())),
         ("category", pa.string()), ("points", pa.int32()), ("birds_hit", pa.int8()),
-        ("received", pa.int32()),
+        ("received", pa.int64()),
     ])
 
 
@@ -458,6 +596,7 @@ def file_metadata(spec: RunSpec, start: int, count: int) -> dict[str, str]:
     from mjsim import __version__
 
     return {
+        "mjsim.schema_version": str(SCHEMA_VERSION),
         "mjsim.version": __version__,
         "mjsim.rules": spec.rules.to_toml(),
         "mjsim.rules_hash": spec.rules.hash,
@@ -467,6 +606,7 @@ def file_metadata(spec: RunSpec, start: int, count: int) -> dict[str, str]:
         "mjsim.session_hands": str(spec.session_hands),
         "mjsim.chunk": f"{start},{count}",
         "mjsim.label": spec.label,
+        "mjsim.swept": json.dumps({k: _jsonable(v) for k, v in spec.swept}, ensure_ascii=False),
     }
 
 
@@ -516,8 +656,10 @@ def read_manifest(out: Path) -> dict:
     return data
 
 
-def check_manifest(out: Path, specs: Sequence[RunSpec]) -> None:
-    """A directory may only be resumed with the settings that made it."""
+def check_manifest(out: Path, specs: Sequence[RunSpec], allow_version_mix: bool = False) -> None:
+    """A directory may only be resumed with the settings (and the mjsim version) that made it."""
+    from mjsim import __version__
+
     known = read_manifest(out)["variants"]
     for spec in specs:
         old = known.get(spec.variant)
@@ -530,6 +672,13 @@ def check_manifest(out: Path, specs: Sequence[RunSpec]) -> None:
                 f"{out} already holds variant {spec.variant} made with {'; '.join(diffs)}: "
                 f"rerun with those settings to resume, or choose another --out"
             )
+        if not allow_version_mix and old.get("mjsim_version", __version__) != __version__:
+            raise ValueError(_version_mix_message(out, spec.variant, old.get("mjsim_version"), __version__))
+
+
+def _version_mix_message(out, variant: str, old: str | None, new: str) -> str:
+    return (f"{out} holds variant {variant} written by mjsim {old}, this is mjsim {new}: resuming would "
+            f"mix two versions in one dataset; choose another --out, or pass --allow-version-mix")
 
 
 def _show(v) -> str:
@@ -537,26 +686,234 @@ def _show(v) -> str:
 
 
 def write_manifest(out: Path, specs: Sequence[RunSpec], complete: dict[str, bool]) -> None:
+    """Record the variants of a run; called once when a run starts (nothing complete yet)
+    and once when it ends. Each run also appends to ``runs``: the command line, the start
+    and end times (UTC) and the environment that made the data (mjsim, Python, platform,
+    dependency versions)."""
     data = read_manifest(out)
     for spec in specs:
         data["variants"][spec.variant] = {**spec.manifest_entry(), "complete": complete.get(spec.variant, False)}
+    names = [s.variant for s in specs]
+    runs = data.setdefault("runs", [])
+    if not any(complete.values()):
+        runs.append({"command": _command_line(), "started": _now(), "finished": None, "variants": names,
+                     **environment()})
+    else:
+        for entry in reversed(runs):
+            if entry.get("variants") == names and entry.get("finished") is None:
+                entry["finished"] = _now()
+                break
     write_atomic(Path(out) / "manifest.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
 
 
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _command_line() -> list[str]:
+    import sys
+
+    return [os.path.basename(sys.argv[0]) if sys.argv else "", *sys.argv[1:]]
+
+
+#: distributions whose versions can change the data or how it is read
+_DEPENDENCIES = ("numpy", "pyarrow", "duckdb", "scipy", "statsmodels", "pandas", "Cython", "typer", "rich",
+                 "matplotlib", "dask", "distributed")
+
+
+def environment() -> dict:
+    """mjsim, Python, platform and dependency versions (absent ones left out)."""
+    import platform
+    from importlib import metadata
+
+    from mjsim import __version__
+
+    versions = {}
+    for name in _DEPENDENCIES:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            versions[name] = metadata.version(name)
+    return {"mjsim_version": __version__, "python": platform.python_version(),
+            "implementation": platform.python_implementation(), "platform": platform.platform(),
+            "machine": platform.machine(), "dependencies": versions}
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Never a partial file under the final name: write `<name>.tmp`, then rename."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    """Never a partial file under the final name: write a temporary file beside it, then
+    rename. The temporary name is unique (mkstemp), so two writers never share one."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def remove_stale_tmp(out: Path, specs: Sequence[RunSpec]) -> None:
-    """Leftovers of a run killed mid-write (SIGKILL, power loss)."""
+    """Leftovers of a run killed mid-write (SIGKILL, power loss). Called under the
+    directory lock only, so no other run's temporary file can be removed."""
+    out = Path(out)
+    for tmp in out.glob(".manifest.json.*.tmp"):
+        tmp.unlink(missing_ok=True)
     for spec in specs:
         for table in ("hands", "wins"):
             for tmp in partition(out, table, spec.variant).glob("*.tmp"):
                 tmp.unlink(missing_ok=True)
+
+
+LOCK_NAME = ".mjsim.lock"
+
+
+@contextlib.contextmanager
+def directory_lock(out: Path):
+    """One writer per dataset: an exclusive flock on DIR/.mjsim.lock for the whole run.
+
+    A second run into the same directory is refused at once (it does not wait) with a line
+    naming the process that holds the lock. The kernel drops the lock when its holder dies
+    (even by SIGKILL), so a crashed run never leaves the directory locked.
+    """
+    try:
+        import fcntl
+    except ImportError:     # not POSIX: no lock (documented)
+        yield
+        return
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / LOCK_NAME
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+            raise ValueError(f"{out} is being written by another mjsim run ({holder}): wait for it to "
+                             f"finish, or choose another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)   # releases the lock
+
+
+QUARANTINE = "quarantine"
+
+
+def chunk_file_problem(path: Path) -> str | None:
+    """A cheap look at a Parquet file's frame (magic bytes, footer length): why it cannot be
+    read, or None. Catches truncated and garbage files without parsing them."""
+    try:
+        size = path.stat().st_size
+        if size < 12:
+            return f"{size} bytes: truncated or empty"
+        with open(path, "rb") as f:
+            head = f.read(4)
+            f.seek(size - 8)
+            tail = f.read(8)
+    except OSError as e:
+        return f"unreadable ({e.strerror or e})"
+    if head != b"PAR1" or tail[4:] != b"PAR1":
+        return "not a Parquet file (truncated or overwritten)"
+    if int.from_bytes(tail[:4], "little") > size - 12:
+        return "truncated (its footer is cut off)"
+    return None
+
+
+def _footer(path: Path):
+    """(mjsim metadata, row count) of a Parquet file, or a string saying why not."""
+    problem = chunk_file_problem(path)
+    if problem:
+        return problem
+    import pyarrow.parquet as pq
+
+    try:
+        md = pq.read_metadata(path)
+    except Exception as e:   # pyarrow raises ArrowInvalid, OSError...
+        return f"not a readable Parquet file ({_first_line(e)})"
+    meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (md.metadata or {}).items()}
+    return meta, md.num_rows
+
+
+def _move_aside(out: Path, path: Path, table: str, variant: str) -> Path:
+    dest_dir = out / QUARANTINE / table / f"variant={variant}"
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    dest = dest_dir / path.name
+    n = 1
+    while dest.exists():
+        dest = dest_dir / f"{path.name}.{n}"
+        n += 1
+    os.replace(path, dest)
+    return dest
+
+
+def verify_existing(out: Path, spec: RunSpec, *, allow_version_mix: bool = False,
+                    say: Callable[[str], None] = lambda line: None) -> dict[int, int]:
+    """The chunks of `spec` already complete on disk, checked by content: {start: count}.
+
+    Each file's footer must say it is this run's chunk (seed, rules hash, players, session
+    length, chunk start and count; a hands file also the row count). A file that cannot be
+    read, or whose content is another chunk than its name says, is moved to
+    DIR/quarantine/<table>/variant=<v>/ (and said so) and its chunk is redone. A readable
+    file of another run (another seed or rules, e.g. with manifest.json deleted) refuses
+    the resume instead: two datasets never mix in one variant. So does a file written by
+    another mjsim version, unless allow_version_mix.
+    """
+    from mjsim import __version__
+
+    out = Path(out)
+    good: dict[str, dict[int, int]] = {}
+    for table in ("hands", "wins"):
+        good[table] = {}
+        part = partition(out, table, spec.variant)
+        if not part.is_dir():
+            continue
+        for path in sorted(part.iterdir()):
+            if not path.name.endswith(".parquet") or not path.is_file():
+                continue
+            footer = _footer(path)
+            problem = footer if isinstance(footer, str) else None
+            if problem is None:
+                meta, rows = footer
+                _refuse_foreign(out, path, spec, meta)
+                if not allow_version_mix and meta.get("mjsim.version") != __version__:
+                    raise ValueError(f"{path} was written by mjsim {meta.get('mjsim.version')}, this is mjsim "
+                                     f"{__version__}: resuming would mix two versions in one dataset; choose "
+                                     f"another --out, or pass --allow-version-mix")
+                start, _, count = meta.get("mjsim.chunk", "").partition(",")
+                named = parse_chunk_name(path.name)
+                if not (start.isdigit() and count.isdigit()):
+                    problem = "its metadata names no chunk"
+                else:
+                    start, count = int(start), int(count)
+                    if named != (spec.seed, start, count):
+                        problem = f"it holds chunk {start},{count} of seed {spec.seed}: misnamed"
+                    elif not chunk_in_plan(spec, start, count):
+                        raise ValueError(f"{path} is a chunk of another plan (hands {start}..{start + count - 1}, "
+                                         f"not a chunk of --hands {spec.hands} --chunk {spec.chunk}): "
+                                         f"choose another --out")
+                    elif table == "hands" and rows != count:
+                        problem = f"it holds {rows} rows, not {count}"
+            if problem:
+                dest = _move_aside(out, path, table, spec.variant)
+                say(f"{path}: {problem}; moved to {dest}, the chunk will be redone")
+                continue
+            good[table][start] = count
+    return {start: count for start, count in good["hands"].items() if good["wins"].get(start) == count}
+
+
+def _refuse_foreign(out: Path, path: Path, spec: RunSpec, meta: dict) -> None:
+    mine = {"mjsim.seed": str(spec.seed), "mjsim.rules_hash": spec.rules.hash,
+            "mjsim.players": ",".join(spec.players), "mjsim.session_hands": str(spec.session_hands)}
+    flags = {"mjsim.seed": "--seed", "mjsim.rules_hash": "rules hash", "mjsim.players": "--players",
+             "mjsim.session_hands": "--session-hands"}
+    diffs = [f"{flags[k]} {meta.get(k)} (now {v})" for k, v in mine.items() if meta.get(k) != v]
+    if diffs:
+        raise ValueError(f"{path} belongs to another run ({'; '.join(diffs)}): {out} cannot be resumed "
+                         f"with these settings without mixing two datasets; choose another --out")
 
 
 def chunk_done(out: Path, spec: RunSpec, start: int, count: int) -> bool:
@@ -607,54 +964,97 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+class RunFailed(OSError):
+    """A run stopped by an error after it started writing (a full disk, a lost Dask
+    scheduler); every completed chunk is kept. The message says how far it got."""
+
+    def __init__(self, message: str, result: RunResult):
+        super().__init__(message)
+        self.result = result
+
+
+class SchedulerLost(OSError):
+    """The Dask scheduler went away during the run."""
+
+
+#: seconds to wait for a --scheduler to answer like a Dask scheduler
+DASK_CONNECT_SECONDS = 5.0
+#: seconds between two plain progress lines when stderr is not a terminal
+PROGRESS_EVERY = 10.0
+
+
+def _say(console, line: str) -> None:
+    if console is None:
+        import sys
+
+        print(line, file=sys.stderr)
+    else:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
 def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT, *,
         workers: int | None = None, backend: str = "local", scheduler: str | None = None,
-        progress: bool = True, console=None, simulator: str | None = None) -> RunResult:
+        progress: bool = True, console=None, simulator: str | None = None,
+        allow_version_mix: bool = False, scheduler_timeout: float = DASK_CONNECT_SECONDS,
+        progress_every: float = PROGRESS_EVERY) -> RunResult:
     """Run every chunk of every spec not yet on disk; return what was done.
 
     Raises ValueError/OSError for bad input before creating anything, RunInterrupted on
-    Ctrl-C (completed chunks stay), and whatever a worker raised otherwise.
+    Ctrl-C and RunFailed on an error mid-run (completed chunks stay in both cases), and
+    whatever a worker raised otherwise. Holds DIR's lock for the whole run.
     """
     specs = [specs] if isinstance(specs, RunSpec) else list(specs)
     if not specs:
         raise ValueError("nothing to run")
+    if out is None or not str(out).strip():
+        raise ValueError("--out is empty: give the output directory")
     if len({s.variant for s in specs}) != len(specs):
         raise ValueError("two variants of the run have the same rules")
     if backend not in ("local", "dask"):
         raise ValueError(f"--backend must be 'local' or 'dask', got {backend!r}")
     if scheduler and backend != "dask":
         raise ValueError("--scheduler needs --backend dask")
-    workers = default_workers() if workers in (None, 0) else _positive_int("--workers", workers)
+    if isinstance(scheduler_timeout, bool) or not isinstance(scheduler_timeout, (int, float)) \
+            or not 0 < scheduler_timeout <= 3600:
+        raise ValueError(f"--scheduler-timeout must be 0..3600 seconds, got {scheduler_timeout!r}")
+    cores = default_workers()
+    workers = cores if workers in (None, 0) else _positive_int("--workers", workers)
+    if workers > cores and not scheduler:   # processes on this machine: more than cores only slows it
+        _say(console, f"--workers {workers} capped at {cores}, the number of cores this process may use")
+        workers = cores
     simulator = simulator or SIMULATOR
     out = Path(out)
 
     # every check before the first file: bad input leaves nothing behind
     for spec in specs:
         validate_players_and_rules(spec, simulator)
-    check_manifest(out, specs)
+    check_manifest(out, specs, allow_version_mix)
     check_writable(out)
-    with _dask_client(backend, scheduler, workers) as client:
+    # the cluster before the lock: an unreachable scheduler leaves nothing behind either
+    with _dask_client(backend, scheduler, workers, scheduler_timeout) as client, directory_lock(out):
         for spec in specs:
             for table in ("hands", "wins"):
                 partition(out, table, spec.variant).mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(out, specs)
+        check_manifest(out, specs, allow_version_mix)   # again, now that no one else writes
+        done = {s.variant: verify_existing(out, s, allow_version_mix=allow_version_mix,
+                                           say=lambda line: _say(console, line)) for s in specs}
         write_manifest(out, specs, complete={})
-
         result = RunResult(out, [s.variant for s in specs], backend=backend, workers=workers)
-        todo: list[ChunkTask] = []
-        for spec in specs:
-            for start, count in plan_chunks(spec):
-                result.chunks_total += 1
-                result.hands_total += count
-                if chunk_done(out, spec, start, count):
-                    result.chunks_skipped += 1
-                    result.hands_skipped += count
-                else:
-                    todo.append(ChunkTask(spec, start, count, simulator))
+        result.chunks_total = sum(n_chunks(s) for s in specs)
+        result.hands_total = sum(s.hands for s in specs)
+        result.chunks_skipped = sum(len(d) for d in done.values())
+        result.hands_skipped = sum(sum(d.values()) for d in done.values())
+        n_todo = result.chunks_total - result.chunks_skipped
+        if client is None:
+            result.workers = max(1, min(workers, n_todo))
+        todo = (ChunkTask(spec, start, count, simulator) for spec in specs
+                for start, count in plan_chunks(spec) if done[spec.variant].get(start) != count)
+        counter = None if client is not None else _new_counter(result.workers)
         t0 = time.perf_counter()
         try:
-            with _progress_bar(progress, console, result) as advance:
-                for chunk in _execute(todo, workers, client):
+            with _progress_bar(progress, console, result, counter, progress_every) as advance:
+                for chunk in _execute(todo, n_todo, result.workers, client, counter):
                     t = time.perf_counter()
                     store_chunk(out, chunk)
                     result.write_seconds += time.perf_counter() - t
@@ -668,12 +1068,32 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
             result.seconds = time.perf_counter() - t0
             remove_stale_tmp(out, specs)
             raise RunInterrupted(result) from None
+        except OSError as e:      # a full disk, a read-only remount, a lost scheduler
+            result.seconds = time.perf_counter() - t0
+            remove_stale_tmp(out, specs)
+            raise RunFailed(failed_message(e, result), result) from None
         except BaseException:
-            remove_stale_tmp(out, specs)   # e.g. a full disk mid-write
+            remove_stale_tmp(out, specs)
             raise
         result.seconds = time.perf_counter() - t0
         write_manifest(out, specs, complete={s.variant: True for s in specs})
     return result
+
+
+def failed_message(e: OSError, result: RunResult) -> str:
+    what = str(e) if isinstance(e, SchedulerLost) else \
+        f"{e.strerror or _first_line(e)}" + (f" ({e.filename})" if e.filename else "")
+    return (f"run stopped: {what}; {result.chunks_done + result.chunks_skipped} of {result.chunks_total} chunks "
+            f"({result.hands_done + result.hands_skipped:,} hands) are complete in {result.out}; "
+            f"run the same command again to resume")
+
+
+def _new_counter(workers: int):
+    if workers == 1:
+        return _Counter()
+    import multiprocessing
+
+    return multiprocessing.get_context("spawn").Value("q", 0)
 
 
 def validate_players_and_rules(spec: RunSpec, simulator: str) -> None:
@@ -695,22 +1115,26 @@ def _simulator_module_or_error(simulator: str):
         raise GameUnavailable(f"the game loop {simulator!r} is not available: {e}") from e
 
 
-def _execute(tasks: list[ChunkTask], workers: int, client) -> Iterator[ChunkResult]:
+def _execute(tasks: Iterator[ChunkTask], n_tasks: int, workers: int, client, counter=None) -> Iterator[ChunkResult]:
     """Chunk results in completion order (any order: file names carry the position)."""
-    if not tasks:
+    global _PROGRESS_COUNTER
+    if not n_tasks:
         return iter(())
     if client is not None:
         return _execute_dask(tasks, client, workers)
-    if workers == 1 or len(tasks) == 1:
+    if workers == 1 or n_tasks == 1:
         _import_arrow()
+        _PROGRESS_COUNTER = counter
         return (build_chunk(t) for t in tasks)   # no pool to start for one worker
-    return _execute_pool(tasks, min(workers, len(tasks)))
+    return _execute_pool(tasks, min(workers, n_tasks), counter)
 
 
-def _init_worker() -> None:
+def _init_worker(counter=None) -> None:
     # Ctrl-C goes to the whole process group: only the driver handles it (and then stops
     # the workers), so workers do not print a traceback each
+    global _PROGRESS_COUNTER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _PROGRESS_COUNTER = counter
     _import_arrow()
 
 
@@ -719,7 +1143,7 @@ def _import_arrow() -> None:
     import pyarrow.parquet  # noqa: F401
 
 
-def _execute_pool(tasks: list[ChunkTask], workers: int) -> Iterator[ChunkResult]:
+def _execute_pool(tasks: Iterator[ChunkTask], workers: int, counter=None) -> Iterator[ChunkResult]:
     import concurrent.futures as cf
     import multiprocessing
 
@@ -727,7 +1151,7 @@ def _execute_pool(tasks: list[ChunkTask], workers: int) -> Iterator[ChunkResult]
     # Dask), and forking a threaded process can deadlock on locks held at fork time. The
     # price is one import of mjsim per worker (under a second), once per run.
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=_init_worker)
+                                  initializer=_init_worker, initargs=(counter,))
     pending = iter(tasks)
     in_flight: set = set()
     try:
@@ -773,15 +1197,31 @@ def _dask_window(client, workers: int) -> int:
     return 2 * max(workers, 1)
 
 
-def _execute_dask(tasks: list[ChunkTask], client, workers: int) -> Iterator[ChunkResult]:
-    from distributed import as_completed
+def distributed_module():
+    """dask.distributed, an optional extra: one clear line when it is not installed."""
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError('--backend dask needs the optional Dask extra: pip install "mjsim[dask]"') from None
+    return distributed
+
+
+def _execute_dask(tasks: Iterator[ChunkTask], client, workers: int) -> Iterator[ChunkResult]:
+    as_completed = distributed_module().as_completed
 
     pending = iter(tasks)
     ac = as_completed(client.map(build_chunk, _take(pending, _dask_window(client, workers)), pure=False))
     in_flight = ac.count()
     try:
         for fut in ac:
-            result = fut.result()
+            try:
+                result = fut.result()
+            except Exception as e:
+                if _scheduler_gone(client, e):
+                    where = getattr(getattr(client, "scheduler", None), "address", None)
+                    raise SchedulerLost(f"lost the Dask scheduler{f' at {where}' if where else ''} "
+                                        f"({type(e).__name__})") from None
+                raise
             fut.release()            # the client holds the result now: free the worker's copy
             in_flight -= 1
             for task in _take(pending, max(1, _dask_window(client, workers) - in_flight)):
@@ -794,30 +1234,135 @@ def _execute_dask(tasks: list[ChunkTask], client, workers: int) -> Iterator[Chun
         raise
 
 
+def _scheduler_gone(client, e: BaseException) -> bool:
+    """Is this future's error the scheduler's loss (and not a worker's own exception)?"""
+    import asyncio
+    import concurrent.futures as cf
+
+    if isinstance(e, (asyncio.CancelledError, cf.CancelledError, OSError, TimeoutError)):
+        return True
+    if type(e).__name__ in ("FutureCancelledError", "CommClosedError", "StreamClosedError"):
+        return True
+    return getattr(client, "status", "running") not in ("running", "newly-created")
+
+
+def probe_dask_scheduler(address: str, timeout: float) -> None:
+    """Fail fast, without allocating, when `address` is not a Dask scheduler.
+
+    Connecting a distributed.Client to a server that answers but is not Dask can hang for
+    minutes or read a garbage frame length and allocate gigabytes. A Dask scheduler sends
+    its handshake as soon as a connection is accepted: on TCP a frame header of 8-byte
+    little-endian words (total length and frame count, or frame count and first frame
+    length, depending on the version), both small. Read two words within `timeout` and
+    check that shape (TLS and other schemes are not probed).
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    if "://" not in address:
+        address = "tcp://" + address
+    parts = urlsplit(address)
+    if parts.scheme != "tcp":
+        return
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError as e:
+        raise ValueError(str(e)) from None
+    if not host or port is None:
+        raise ValueError("expected tcp://host:port")
+    deadline = time.monotonic() + timeout
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            head = b""
+            while len(head) < 16:
+                sock.settimeout(max(0.01, deadline - time.monotonic()))
+                data = sock.recv(16 - len(head))
+                if not data:
+                    break
+                head += data
+    except TimeoutError:
+        raise OSError(f"{address} did not answer like a Dask scheduler within {timeout:g} s "
+                      f"(--scheduler-timeout)") from None
+    except OSError as e:
+        raise OSError(f"cannot reach the Dask scheduler at {address}: {e.strerror or e}") from None
+    words = [int.from_bytes(head[i:i + 8], "little") for i in (0, 8)] if len(head) == 16 else []
+    if not words or not all(0 < w < 1 << 24 for w in words) or min(words) > 64:
+        raise OSError(f"{address} answers, but not as a Dask scheduler does")
+
+
+def _connect_client(address: str, timeout: float):
+    """distributed.Client(address), waiting at most `timeout` seconds whatever happens."""
+    import threading
+
+    from distributed import Client
+
+    box: dict = {}
+
+    def connect():
+        try:
+            box["client"] = Client(address, timeout=f"{timeout}s")
+        except BaseException as e:    # MemoryError included: reported, never raised in a thread
+            box["error"] = e
+
+    thread = threading.Thread(target=connect, daemon=True, name="mjsim-dask-connect")
+    thread.start()
+    thread.join(timeout + 1.0)
+    if "client" in box:
+        return box["client"]
+    e = box.get("error")
+    if isinstance(e, ValueError):
+        raise ValueError(_first_line(e))
+    detail = f": {_first_line(e)}" if e is not None else f" within {timeout:g} s (--scheduler-timeout)"
+    raise OSError(f"cannot connect to the Dask scheduler at {address}{detail}")
+
+
+class _QuietLogs:
+    """Raise every logger under `prefix` to CRITICAL until restore() (Dask sets levels per logger)."""
+
+    def __init__(self, prefix: str):
+        import logging
+
+        names = [prefix] + [n for n in logging.root.manager.loggerDict if n.startswith(prefix + ".")]
+        self.saved = {n: logging.getLogger(n).level for n in names}
+        for n in names:
+            logging.getLogger(n).setLevel(logging.CRITICAL)
+
+    def restore(self) -> None:
+        import logging
+
+        for n, level in self.saved.items():
+            logging.getLogger(n).setLevel(level)
+
+
 @contextlib.contextmanager
-def _dask_client(backend: str, scheduler: str | None, workers: int):
+def _dask_client(backend: str, scheduler: str | None, workers: int, timeout: float = DASK_CONNECT_SECONDS):
     """None for the local backend; a connected Client (and maybe a LocalCluster) for Dask."""
     if backend != "dask":
         yield None
         return
     import logging
 
-    from distributed import Client, LocalCluster
+    Client, LocalCluster = distributed_module().Client, distributed_module().LocalCluster
 
+    # distributed logs its own lines (reconnect attempts, closing...) on stderr: the run
+    # reports what matters in one line, so keep them quiet while it runs
+    quiet = _QuietLogs("distributed")
     cluster = None
     try:
         if scheduler:
-            try:
-                client = Client(scheduler, timeout="3s")
-            except (OSError, TimeoutError) as e:
-                raise OSError(f"cannot reach the Dask scheduler at {scheduler}: {_first_line(e)}") from None
+            probe_dask_scheduler(scheduler, timeout)
+            client = _connect_client(scheduler, timeout)
         else:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None, silence_logs=logging.ERROR)
             client = Client(cluster)
             client.wait_for_workers(workers, timeout=120)
     except ValueError as e:   # a malformed address
+        quiet.restore()
         raise ValueError(f"--scheduler {scheduler!r}: {_first_line(e)}") from None
+    except BaseException:
+        quiet.restore()
+        raise
     try:
         yield client
     finally:
@@ -826,6 +1371,7 @@ def _dask_client(backend: str, scheduler: str | None, workers: int):
         if cluster is not None:
             with contextlib.suppress(Exception):
                 cluster.close()
+        quiet.restore()
 
 
 def _first_line(e: BaseException) -> str:
@@ -833,32 +1379,99 @@ def _first_line(e: BaseException) -> str:
     return text[0] if text else type(e).__name__
 
 
+class _Progress:
+    """Hands done so far: those stored plus, when workers report them, those played inside
+    chunks not yet stored. One definition of the rate (hands done by this run / seconds
+    since it started) serves the bar, the plain lines and the final line."""
+
+    def __init__(self, result: RunResult, counter):
+        self.result, self.counter, self.t0 = result, counter, time.perf_counter()
+        self.stored = 0
+
+    def hands(self) -> int:
+        played = self.counter.value if self.counter is not None else 0
+        return self.result.hands_skipped + min(max(self.stored, played), self.result.hands_total)
+
+    def rate(self) -> float:
+        elapsed = time.perf_counter() - self.t0
+        return (self.hands() - self.result.hands_skipped) / elapsed if elapsed > 0 else 0.0
+
+    def line(self, label: str) -> str:
+        done, total, rate = self.hands(), self.result.hands_total, self.rate()
+        eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
+        return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
+                f"{rate:,.0f} hands/s, ETA {eta}")
+
+
 @contextlib.contextmanager
-def _progress_bar(enabled: bool, console, result: RunResult):
-    """A rich bar in hands with hands/s and ETA; yields advance(n)."""
+def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every: float = PROGRESS_EVERY):
+    """Progress on stderr; yields advance(n) for each stored chunk.
+
+    A terminal gets a rich bar refreshed 4 times a second from the workers' shared hand
+    counter (so it moves within chunks); anything else gets a plain line every `every`
+    seconds and one at the end.
+    """
     if not enabled:
         yield lambda n: None
         return
+    import threading
+
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+    from rich.markup import escape
+
+    console = console or Console(stderr=True)
+    state = _Progress(result, counter)
+    label = result.variants[0] if len(result.variants) == 1 else f"{len(result.variants)} variants"
+
+    def advance(n: int) -> None:
+        state.stored += n
+
+    stop = threading.Event()
+    if not console.is_terminal:
+        def lines():
+            while not stop.wait(every):
+                _say(console, state.line(label))
+
+        thread = threading.Thread(target=lines, daemon=True, name="mjsim-progress")
+        thread.start()
+        try:
+            yield advance
+        finally:
+            stop.set()
+            thread.join()
+            _say(console, state.line(label))
+        return
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
 
-    class HandsPerSecond(ProgressColumn):
+    class Rate(ProgressColumn):
         def render(self, task) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text(f"{speed:,.0f} hands/s" if speed else "- hands/s", style="progress.data.speed")
+            rate = state.rate()
+            eta = (task.total - task.completed) / rate if rate > 0 else None
+            text = f"{rate:,.0f} hands/s ETA " + (f"{int(eta) // 60}:{int(eta) % 60:02d}" if eta is not None else "-")
+            return Text(text, style="progress.data.speed")
 
-    label = result.variants[0] if len(result.variants) == 1 else f"{len(result.variants)} variants"
     bar = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("hands"), HandsPerSecond(), TimeElapsedColumn(), TextColumn("ETA"),
-        TimeRemainingColumn(), console=console or Console(stderr=True), transient=False,
+        TextColumn("hands"), Rate(), TimeElapsedColumn(),
+        console=console, transient=False, refresh_per_second=4,
     )
     with bar:
-        # hands already on disk start the bar without counting towards the speed
-        task = bar.add_task(label, total=result.hands_total, completed=result.hands_skipped)
-        yield lambda n: bar.advance(task, n)
+        task = bar.add_task(escape(label), total=result.hands_total, completed=result.hands_skipped)
+
+        def poll():
+            while not stop.wait(0.25):
+                bar.update(task, completed=state.hands())
+
+        thread = threading.Thread(target=poll, daemon=True, name="mjsim-progress")
+        thread.start()
+        try:
+            yield advance
+        finally:
+            stop.set()
+            thread.join()
+            bar.update(task, completed=state.hands())
 
 
 def interrupted_message(result: RunResult) -> str:

@@ -196,13 +196,37 @@ SUMMARY_MEMORY = "512MB"
 
 
 def connect(root: str | Path, memory_limit: str | None = None):
-    """A DuckDB connection with views `hands` and `wins` over DIR/{hands,wins}/variant=*/."""
-    import duckdb
+    """A sandboxed DuckDB connection with views `hands` and `wins` over DIR/{hands,wins}/variant=*/.
+
+    What it allows: reading files inside DIR (the views, or read_parquet/read_json of a
+    path under DIR) and nothing else. DuckDB's external access is off
+    (`enable_external_access = false`) with DIR as the only `allowed_directories` entry, so
+    no file outside DIR can be read or written and no extension installed; extension
+    autoloading and autoinstalling are off; and `lock_configuration = true` keeps any of
+    this from being SET back. (COPY, EXPORT or ATTACH into DIR itself are still possible
+    on this connection: `query()` accepts one SELECT statement only.) Temporary spill files
+    go to the system's temporary directory. Every Parquet file of DIR is checked to be a
+    whole Parquet file first: a truncated or overwritten one is a ValueError naming it.
+    """
     import tempfile
+
+    import duckdb
+
+    from mjsim.runner import chunk_file_problem
 
     root = Path(root)
     if not root.is_dir():
         raise OSError(f"{root}: no such dataset directory")
+    real = root.resolve()
+    for table in ("hands", "wins"):
+        files = sorted((real / table).glob("variant=*/*.parquet"))
+        if not files:
+            raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
+        for f in files:
+            problem = chunk_file_problem(f)
+            if problem:
+                raise ValueError(f"{f} is damaged ({problem}): move it away, or resume the run "
+                                 f"that made {root} to redo it")
     con = duckdb.connect()
     # our own output is the progress; row order never matters to an aggregate (less memory)
     con.execute("SET enable_progress_bar = false")
@@ -211,23 +235,47 @@ def connect(root: str | Path, memory_limit: str | None = None):
     con.execute(f"SET temp_directory = {_sql_str(str(Path(tempfile.gettempdir()) / 'mjsim-duckdb'))}")
     if memory_limit:
         con.execute(f"SET memory_limit = {_sql_str(memory_limit)}")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute(f"SET allowed_directories = [{_sql_str(str(real) + '/')}]")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
     for table in ("hands", "wins"):
-        files = list((root / table).glob("variant=*/*.parquet"))
-        if not files:
-            raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
-        glob = str(root / table / "variant=*" / "*.parquet")
+        glob = str(real / table / "variant=*" / "*.parquet")
         con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_sql_str(glob)}, "
                     f"hive_partitioning = true, union_by_name = true)")
     return con
 
 
+#: the only statement kind a query may be: DuckDB parses WITH ..., FROM ..., DESCRIBE,
+#: SHOW and SUMMARIZE as SELECT too; all of them only read
+_READ_ONLY = ("SELECT",)
+
+
 def query(root: str | Path, sql: str) -> tuple[list[str], list[tuple]]:
-    """Run SQL over the views `hands` and `wins`; (column names, rows)."""
+    """Run one read-only SQL statement over the views `hands` and `wins`; (column names, rows).
+
+    Exactly one SELECT (WITH ..., FROM ..., DESCRIBE, SUMMARIZE) statement, on a `connect()`
+    sandbox: anything else (COPY, ATTACH, EXPORT, CREATE, INSERT, SET, PRAGMA, INSTALL,
+    LOAD, several statements) is a ValueError, as is reading outside DIR.
+    """
     import duckdb
 
+    if not isinstance(sql, str) or not sql.strip():
+        raise ValueError("query: give one SELECT statement")
     con = connect(root)
     try:
-        rel = con.sql(sql)
+        statements = con.extract_statements(sql)
+    except duckdb.Error as e:
+        raise ValueError(f"query failed: {' '.join(str(e).split())}") from None
+    if len(statements) != 1:
+        raise ValueError(f"query: give exactly one SELECT statement, got {len(statements)}")
+    kind = statements[0].type.name
+    if kind not in _READ_ONLY:
+        raise ValueError(f"query: only a read-only SELECT is allowed, not {kind} "
+                         f"(queries cannot write, attach, load or change settings)")
+    try:
+        rel = con.sql(statements[0].query)
         if rel is None:    # a statement without a result
             return [], []
         return list(rel.columns), rel.fetchall()
@@ -240,7 +288,10 @@ def variants(root: str | Path) -> list[str]:
     root = Path(root)
     if not root.is_dir():
         raise OSError(f"{root}: no such dataset directory")
-    on_disk = sorted(p.name.split("=", 1)[1] for p in (root / "hands").glob("variant=*") if any(p.glob("*.parquet")))
+    from mjsim.runner import decode_variant
+
+    on_disk = sorted(decode_variant(p.name.split("=", 1)[1])
+                     for p in (root / "hands").glob("variant=*") if any(p.glob("*.parquet")))
     if not on_disk:
         raise ValueError(f"{root} holds no mjsim dataset (no hands/variant=*/*.parquet files)")
     listed = [v for v in _manifest(root) if v in on_disk]

@@ -24,9 +24,20 @@ class TileError(ValueError):
     """A tile string or tile count that is not valid."""
 
 
-def kind_name(kind: int, chinese: bool = False) -> str:
+def check_kind(kind) -> int:
+    """A tile kind as a plain int: an integer 0..33 (not a bool, float or string)."""
+    import numbers
+
+    if isinstance(kind, bool) or not isinstance(kind, numbers.Integral):
+        raise TileError(f"a tile kind is an integer 0..33, got {kind!r}")
+    kind = int(kind)
     if not 0 <= kind < N_KINDS:
         raise TileError(f"tile kind {kind} is out of range 0..33")
+    return kind
+
+
+def kind_name(kind: int, chinese: bool = False) -> str:
+    kind = check_kind(kind)
     if kind >= 27:
         return HONOR_NAMES[kind - 27] if chinese else f"{kind - 26}z"
     suit, rank = divmod(kind, 9)
@@ -109,7 +120,7 @@ def format_tiles(kinds: Iterable[int], chinese: bool = False, sort: bool = True)
 def to_counts(kinds: Iterable[int]) -> list[int]:
     counts = [0] * N_KINDS
     for k in kinds:
-        counts[k] += 1
+        counts[check_kind(k)] += 1
     return counts
 
 

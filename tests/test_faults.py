@@ -1,0 +1,480 @@
+"""Fault injection: interrupts, a killed process group, damaged and misnamed chunks, a second
+seed without the manifest, concurrent runs, a full disk, another mjsim version, a lost or
+fake Dask scheduler, and progress that moves within chunks.
+
+Every case ends with one line on stderr and a non-zero exit, and a dataset that is either
+unchanged or, after the rerun, row for row the dataset of an undisturbed run. The game is
+the FAKE loop of tests/fake_game.py (the mechanics under test do not depend on mahjong).
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import io
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pyarrow.dataset as ds
+import pytest
+
+import mjsim
+from mjsim import runner
+from mjsim.cli import main
+
+FAKE = "fake_game:simulate_chunk"
+TESTS = Path(__file__).parent
+WANZAI = mjsim.Rules.load("wanzai")
+PART = "hands/variant=wanzai"
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    monkeypatch.setattr(runner, "SIMULATOR", FAKE)
+
+
+def spec(hands=3200, chunk=800, seed=7, **kw):
+    return runner.make_spec(WANZAI, hands=hands, chunk=chunk, session_hands=16, seed=seed, **kw)
+
+
+def rows(out: Path, name: str):
+    t = ds.dataset(out / name, format="parquet", partitioning="hive").to_table()
+    keys = [("variant", "ascending"), ("hand_index", "ascending")] + ([("winner", "ascending")] if name == "wins" else [])
+    return t.sort_by(keys)
+
+
+def same_rows(a: Path, b: Path) -> bool:
+    return all(rows(a, n).equals(rows(b, n)) for n in ("hands", "wins"))
+
+
+def snapshot(out: Path) -> dict[str, str]:
+    """Every file of a directory with a hash of its content (the lock file aside)."""
+    return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file() and p.name != runner.LOCK_NAME}
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    c = capsys.readouterr()
+    return code, c.out, c.err
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def simulate_args(out: Path, hands=3200, chunk=800, seed=7, *extra):
+    return ["simulate", "--hands", hands, "--chunk", chunk, "--seed", seed, "--workers", 1,
+            "--out", out, "--no-progress", *extra]
+
+
+@pytest.fixture
+def clean(fake, tmp_path) -> Path:
+    """The undisturbed dataset every damaged one must end up equal to."""
+    out = tmp_path / "clean"
+    runner.run(spec(), out, workers=1, progress=False)
+    return out
+
+
+# ------------------------------------------------------------------------------------
+# A killed process group (SIGKILL: no handler runs), then a rerun
+
+
+CLI_WITH_SIMULATOR = (
+    "import os, sys\n"
+    "import mjsim.runner as r\n"
+    "r.SIMULATOR = os.environ['MJSIM_TEST_SIMULATOR']\n"
+    "from mjsim.cli import main\n"
+    "if __name__ == '__main__':\n"
+    "    sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def _script(tmp_path: Path) -> Path:
+    script = tmp_path / "mjsim_cli.py"
+    script.write_text(CLI_WITH_SIMULATOR)
+    return script
+
+
+def _env(simulator: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    env["PYTHONPATH"] = str(TESTS)           # the fake game; mjsim is the installed package
+    env["MJSIM_TEST_SIMULATOR"] = simulator
+    return env
+
+
+def _wait_for_chunks(out: Path, n: int, proc, timeout=60.0) -> None:
+    t = time.monotonic()
+    while len(list((out / PART).glob("*.parquet"))) < n:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() - t < timeout
+        time.sleep(0.05)
+
+
+def test_killed_process_group_loses_nothing_and_the_rerun_completes(clean, tmp_path):
+    out = tmp_path / "run"
+    args = [sys.executable, str(_script(tmp_path)), "simulate", "--hands", "3200", "--chunk", "800",
+            "--seed", "7", "--workers", "2", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(args, env=_env("fake_game:simulate_chunk_slow"), cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    _wait_for_chunks(out, 1, proc)
+    os.killpg(proc.pid, signal.SIGKILL)       # driver and pool workers at once
+    proc.wait(timeout=30)
+    kept = len(list((out / PART).glob("*.parquet")))
+    assert 1 <= kept < 4
+    rerun = subprocess.run(args, env=_env(FAKE), cwd=tmp_path, capture_output=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr.decode()
+    assert not list(out.rglob("*.tmp"))        # the killed run's half-written files are gone
+    assert same_rows(out, clean)
+
+
+def test_ctrl_c_keeps_chunks_exit_130_and_one_line(fake, clean, tmp_path, capsys, monkeypatch):
+    import test_runner  # noqa: F401  (its simulate_interrupted presses Ctrl-C at hand 1600)
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(runner, "SIMULATOR", "test_runner:simulate_interrupted")
+    code, _, err = cli(capsys, *simulate_args(out))
+    assert code == 130
+    assert "run the same command again to resume" in one_line(err)
+    assert len(list((out / PART).glob("*.parquet"))) == 2
+    monkeypatch.setattr(runner, "SIMULATOR", FAKE)
+    assert cli(capsys, *simulate_args(out))[0] == 0
+    assert same_rows(out, clean)
+
+
+# ------------------------------------------------------------------------------------
+# Damaged chunks: resume checks content, report/query name the file
+
+
+def _damage(out: Path, how: str) -> Path:
+    files = sorted((out / PART).glob("*.parquet"))
+    victim = files[1]
+    if how == "truncated":
+        data = victim.read_bytes()
+        victim.write_bytes(data[: len(data) // 2])
+    elif how == "garbage":
+        victim.write_bytes(os.urandom(5000))
+    elif how == "empty":
+        victim.write_bytes(b"")
+    elif how == "misnamed":          # a valid chunk copied over another chunk's name
+        shutil.copyfile(files[0], victim)
+    elif how == "wins-truncated":
+        victim = sorted((out / "wins/variant=wanzai").glob("*.parquet"))[2]
+        victim.write_bytes(victim.read_bytes()[:100])
+    return victim
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "empty", "misnamed", "wins-truncated"])
+def test_resume_moves_a_bad_chunk_aside_and_redoes_it(clean, tmp_path, capsys, how):
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    victim = _damage(out, how)
+    code, _, err = cli(capsys, *simulate_args(out))
+    assert code == 0
+    moved = [line for line in err.splitlines() if "moved to" in line]
+    assert len(moved) == 1 and str(victim) in moved[0] and "quarantine" in moved[0]
+    table = victim.parent.parent.name
+    assert (out / "quarantine" / table / "variant=wanzai" / victim.name).exists()
+    assert "800 hands (2,400 already done)" in err
+    assert same_rows(out, clean)
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "empty"])
+def test_report_and_query_on_a_broken_file_give_one_line_naming_it(clean, tmp_path, capsys, how):
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    victim = _damage(out, how)
+    before = snapshot(out)
+    for argv in (["report", out, "--no-html"], ["query", out, "SELECT count(*) FROM hands"]):
+        code, _, err = cli(capsys, *argv)
+        assert code == 2
+        line = one_line(err)
+        assert str(victim) in line and "damaged" in line
+    assert snapshot(out) == before
+
+
+def test_a_second_seed_without_the_manifest_is_refused_not_mixed(clean, tmp_path, capsys):
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    (out / "manifest.json").unlink()
+    before = snapshot(out)
+    code, _, err = cli(capsys, *simulate_args(out, seed=8))
+    assert code == 2
+    line = one_line(err)
+    assert "belongs to another run" in line and "--seed 7 (now 8)" in line
+    assert snapshot(out) == before
+    # the same seed resumes (the chunks' own metadata says they are this run's)
+    assert cli(capsys, *simulate_args(out))[0] == 0
+    assert same_rows(out, clean)
+
+
+def test_a_chunk_of_another_chunking_without_the_manifest_is_refused(clean, tmp_path, capsys):
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    (out / "manifest.json").unlink()
+    code, _, err = cli(capsys, *simulate_args(out, chunk=1600))
+    assert code == 2 and "another plan" in one_line(err)
+
+
+# ------------------------------------------------------------------------------------
+# One writer per dataset
+
+
+def test_a_second_run_into_a_locked_directory_is_refused(fake, tmp_path, capsys):
+    import fcntl
+
+    out = tmp_path / "run"
+    out.mkdir()
+    with open(out / runner.LOCK_NAME, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write("pid 4242\n")
+        held.flush()
+        code, _, err = cli(capsys, *simulate_args(out))
+    assert code == 2
+    line = one_line(err)
+    assert "being written by another mjsim run (pid 4242)" in line
+    assert snapshot(out) == {}
+
+
+def test_concurrent_runs_one_writes_the_others_are_refused(clean, tmp_path):
+    out = tmp_path / "run"
+    script = _script(tmp_path)
+    args = [sys.executable, str(script), *map(str, simulate_args(out, 3200, 16))]
+    procs = [subprocess.Popen(args, env=_env("fake_game:simulate_chunk"), cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    results = [(p.wait(timeout=300), p.stderr.read().decode()) for p in procs]
+    refused = [err for code, err in results if code == 2]
+    assert all(code in (0, 2) for code, _ in results), results
+    assert any(code == 0 for code, _ in results)
+    for err in refused:
+        assert "being written by another mjsim run" in one_line(err)
+    # whoever got the lock first wrote it all, or a later one resumed it: the rows are right
+    assert not list(out.rglob("*.tmp"))
+    clean16 = tmp_path / "clean16"
+    runner.run(runner.make_spec(WANZAI, hands=3200, chunk=16, session_hands=16, seed=7), clean16,
+               workers=1, progress=False, simulator=FAKE)
+    assert same_rows(out, clean16)
+
+
+def test_temporary_names_are_unique(tmp_path):
+    target = tmp_path / "f.bin"
+    errors = []
+
+    def write(i: int):
+        try:
+            for _ in range(20):
+                runner.write_atomic(target, bytes([i]) * 1000)
+        except Exception as e:   # a shared temporary name fails here (FileNotFoundError)
+            errors.append(e)
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(set(target.read_bytes())) == 1 and not list(tmp_path.glob("*.tmp"))
+
+
+# ------------------------------------------------------------------------------------
+# A full disk mid-run
+
+
+def test_a_full_disk_mid_run_is_one_line_and_keeps_completed_chunks(fake, clean, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+    real = runner.write_atomic
+    calls = {"n": 0}
+
+    def full_disk(path, data):
+        calls["n"] += 1
+        if calls["n"] > 5:          # manifest, then two chunks (wins + hands each) fit
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real(path, data)
+
+    monkeypatch.setattr(runner, "write_atomic", full_disk)
+    code, _, err = cli(capsys, *simulate_args(out))
+    assert code == 1
+    line = one_line(err)
+    assert "No space left on device" in line and "2 of 4 chunks" in line and "run the same command again" in line
+    assert not list(out.rglob("*.tmp"))
+    monkeypatch.setattr(runner, "write_atomic", real)
+    assert cli(capsys, *simulate_args(out))[0] == 0
+    assert same_rows(out, clean)
+
+
+# ------------------------------------------------------------------------------------
+# Another mjsim version
+
+
+def test_resume_across_versions_is_refused_unless_allowed(fake, clean, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+    monkeypatch.setattr(mjsim, "__version__", "0.0.9")
+    runner.run(spec(hands=1600), out, workers=1, progress=False)   # half of the run, old version
+    monkeypatch.undo()
+    monkeypatch.setattr(runner, "SIMULATOR", FAKE)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["variants"]["wanzai"]["hands"] = 3200                   # as if it had been stopped
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(out)
+    code, _, err = cli(capsys, *simulate_args(out))
+    assert code == 2
+    line = one_line(err)
+    assert "mjsim 0.0.9" in line and f"mjsim {mjsim.__version__}" in line and "--allow-version-mix" in line
+    assert snapshot(out) == before
+    (out / "manifest.json").unlink()          # the chunks' own metadata tells as well
+    code, _, err = cli(capsys, *simulate_args(out))
+    assert code == 2 and "mjsim 0.0.9" in one_line(err)
+    code, _, err = cli(capsys, *simulate_args(out), "--allow-version-mix")
+    assert code == 0
+    assert same_rows(out, clean)
+
+
+# ------------------------------------------------------------------------------------
+# Dask: a scheduler that is not Dask, and one that dies mid-run
+
+
+def _server(reply: bytes | None) -> tuple[socket.socket, str]:
+    """A TCP server that answers every connection with `reply` (None: says nothing)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+
+    def serve():
+        conns = []
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            conns.append(conn)
+            if reply is not None:
+                with __import__("contextlib").suppress(OSError):
+                    conn.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("reply, message", [
+    (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "answers, but not as a Dask scheduler does"),
+    (b"\xff" * 64, "answers, but not as a Dask scheduler does"),
+    (None, "did not answer like a Dask scheduler within 1 s"),
+])
+def test_a_scheduler_that_is_not_dask_is_a_bounded_wait_and_one_line(fake, tmp_path, capsys, reply, message):
+    srv, address = _server(reply)
+    out = tmp_path / "run"
+    try:
+        t = time.monotonic()
+        code, _, err = cli(capsys, *simulate_args(out), "--backend", "dask", "--scheduler", address,
+                           "--scheduler-timeout", "1")
+        assert time.monotonic() - t < 10
+    finally:
+        srv.close()
+    assert code == 2
+    assert message in one_line(err)
+    assert not out.exists()
+
+
+def _start(args, env, ready: str, timeout=60):
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    t = time.monotonic()
+    lines = []
+    while time.monotonic() - t < timeout:
+        line = proc.stderr.readline()
+        lines.append(line)
+        if ready in line:
+            threading.Thread(target=proc.stderr.read, daemon=True).start()   # keep draining
+            return proc
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError("".join(lines))
+
+
+def test_a_scheduler_killed_mid_run_is_one_line_and_completed_chunks_stay(clean, tmp_path):
+    pytest.importorskip("distributed")
+    port = _free_port()
+    env = _env(FAKE)
+    scheduler = _start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                        "--port", str(port), "--no-dashboard"], env, "Scheduler at")
+    worker = _start([sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
+                     "--nworkers", "1", "--nthreads", "1", "--no-dashboard"], env, "Starting established connection")
+    out = tmp_path / "run"
+    args = [sys.executable, str(_script(tmp_path)), *map(str, simulate_args(out)), "--backend", "dask",
+            "--scheduler", f"tcp://127.0.0.1:{port}"]
+    try:
+        proc = subprocess.Popen(args, env=_env("fake_game:simulate_chunk_slow"), cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _wait_for_chunks(out, 1, proc)
+        os.killpg(scheduler.pid, signal.SIGKILL)
+        proc.wait(timeout=120)
+        err = proc.stderr.read().decode()
+    finally:
+        for p in (scheduler, worker):
+            with __import__("contextlib").suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+    assert proc.returncode == 1, err
+    line = one_line(err)
+    assert "lost the Dask scheduler" in line and "chunks" in line and "run the same command again" in line
+    kept = len(list((out / PART).glob("*.parquet")))
+    assert kept >= 1
+    assert not list(out.rglob("*.tmp"))
+    # a local rerun finishes the dataset
+    rerun = subprocess.run([sys.executable, str(_script(tmp_path)), *map(str, simulate_args(out))],
+                           env=_env(FAKE), cwd=tmp_path, capture_output=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr.decode()
+    assert same_rows(out, clean)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ------------------------------------------------------------------------------------
+# Progress within chunks, and the same rows whatever the slices
+
+
+def test_progress_moves_within_a_chunk_in_plain_lines(fake, tmp_path, monkeypatch):
+    from rich.console import Console
+
+    monkeypatch.setattr(runner, "PROGRESS_SLICE", 160)
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=False, width=200)
+    result = runner.run(spec(hands=1600, chunk=1600), tmp_path / "run", workers=1, progress=True,
+                        console=console, simulator="fake_game:simulate_chunk_slow", progress_every=0.25)
+    lines = [line for line in buf.getvalue().splitlines() if line.startswith("wanzai: ")]
+    done = [int(line.split()[1].split("/")[0].replace(",", "")) for line in lines]
+    assert len(lines) >= 5 and done == sorted(done) and done[-1] == 1600
+    assert any(0 < d < 1600 for d in done)           # moved before the only chunk was stored
+    # the last line's rate is the final line's (hands done / run time), within rounding
+    rate = int(lines[-1].split(", ")[1].split()[0].replace(",", ""))
+    assert abs(rate - result.hands_done / result.seconds) <= 0.05 * rate + 1
+
+
+def test_slices_do_not_change_the_rows(fake, tmp_path, monkeypatch):
+    a, b = tmp_path / "a", tmp_path / "b"
+    runner.run(spec(hands=3200, chunk=3200), a, workers=1, progress=False)
+    monkeypatch.setattr(runner, "PROGRESS_SLICE", 48)     # slices of 3 sessions
+    runner.run(spec(hands=3200, chunk=3200), b, workers=1, progress=True, console=None,
+               progress_every=100)
+    assert same_rows(a, b)
+    data_a, data_b = snapshot(a), snapshot(b)
+    del data_a["manifest.json"], data_b["manifest.json"]
+    assert data_a == data_b                    # every data file byte for byte
+    # the manifests differ only in the log of runs (times, command line)
+    man_a, man_b = (json.loads((d / "manifest.json").read_text()) for d in (a, b))
+    assert man_a.pop("runs") and man_b.pop("runs")
+    assert man_a == man_b
