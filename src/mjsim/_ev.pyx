@@ -35,7 +35,7 @@ from mjsim._wall cimport live_left
 from mjsim._game cimport (HandState, SeatState, GameConfig, Call, CALL_KONG,
                           ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
                           KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT)
-from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua, is_wild,
+from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua,
                           meld_after_call, take_call_tiles)
 
 cdef enum:
