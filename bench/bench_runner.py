@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -22,9 +21,8 @@ from pathlib import Path
 
 # mjsim is the installed package (`pip install .` or `pip install -e .`): putting src/ on
 # sys.path would shadow it with a source tree that has no built extension
-
-import mjsim  # noqa: E402
-from mjsim import runner  # noqa: E402
+import mjsim
+from mjsim import runner
 
 GOAL_SECONDS = 60.0          # 1,000,000 hands on the 2-core machine
 GOAL_PARQUET_SHARE = 0.10

@@ -17,6 +17,7 @@ import numpy as np
 
 PLAYERS = ("random", "greedy")
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
+PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
 
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -73,7 +74,7 @@ def _simulate(rules, players, seed, start, count, session_hands, win_rate):
         else:
             dealer[i] = first[i - 1] if win[i - 1] else dealer[i - 1]
 
-    deltas = np.zeros((n, 4), np.int32)
+    deltas = np.zeros((n, 4), np.int64)
     rows = np.arange(n)
     sd = self_draw
     deltas[rows[sd], first[sd]] += 3 * points[sd]
@@ -104,6 +105,7 @@ def _simulate(rules, players, seed, start, count, session_hands, win_rate):
         **{f"delta_{s}": deltas[:, s].copy() for s in range(4)},
         **{f"fire_{s}": np.zeros(n, np.int8) for s in range(4)},
         **{f"piao_{s}": np.zeros(n, np.int8) for s in range(4)},
+        **{f"claims_{s}": ((u[(s + 3) % 8] * 7).astype(np.int16) % 3).astype(np.int16) for s in range(4)},
     }
 
     # wins: one row per winner, ordered by hand index then winner order
@@ -128,27 +130,60 @@ def _simulate(rules, players, seed, start, count, session_hands, win_rate):
         "category": ((1 + (u[7][w_rows] * 5).astype(np.int8)) if anhua else np.zeros(len(w_rows), np.int8)).astype(np.int8),
         "points": wpoints,
         "birds_hit": ((u[2][w_rows] < 0.25).astype(np.int8) if anhua else np.zeros(len(w_rows), np.int8)),
-        "received": np.where(w_self, 3 * wpoints, wpoints).astype(np.int32),
+        "received": np.where(w_self, 3 * wpoints, wpoints).astype(np.int64),
+        "turn": (1 + (u[3][w_rows] * 12).astype(np.int16)).astype(np.int16),
     }
-    return hands, wins
+    # payments: each payer of a win pays its points to the winner (reason "win", the
+    # win's pattern); a concealed kong is paid 1 by each other seat before it
+    p_hand, p_payer, p_recv, p_amt, p_reason, p_pat = [], [], [], [], [], []
+    conc = hands["kongs_concealed"] > 0
+    for i in np.nonzero(conc)[0]:
+        kong_seat = int(discarder[i])
+        for s in range(4):
+            if s != kong_seat:
+                p_hand.append(idx[i]); p_payer.append(s); p_recv.append(kong_seat)
+                p_amt.append(base); p_reason.append(3); p_pat.append(-1)
+                deltas[i, s] -= base
+                deltas[i, kong_seat] += base
+    for j, i in enumerate(w_rows):
+        payers = [s for s in range(4) if s != winner[j]] if w_self[j] else [int(discarder[i])]
+        for s in payers:
+            p_hand.append(idx[i]); p_payer.append(s); p_recv.append(int(winner[j]))
+            p_amt.append(int(wpoints[j])); p_reason.append(0); p_pat.append(int(pattern_code[i]))
+    for s in range(4):
+        hands[f"delta_{s}"] = deltas[:, s].copy()
+    order = np.argsort(np.asarray(p_hand, np.int64), kind="stable")
+    pays = {
+        "hand_index": np.asarray(p_hand, np.int64)[order],
+        "payer": np.asarray(p_payer, np.int8)[order],
+        "receiver": np.asarray(p_recv, np.int8)[order],
+        "amount": np.asarray(p_amt, np.int64)[order],
+        "reason": np.asarray(p_reason, np.int8)[order],
+        "pattern": np.asarray(p_pat, np.int16)[order],
+    }
+    return hands, wins, pays
 
 
-def simulate_chunk(rules, players, seed, start, count, session_hands):
+def _result(out, payments: bool):
+    return out if payments else out[:2]
+
+
+def simulate_chunk(rules, players, seed, start, count, session_hands, payments=False):
     """FAKE: about 70 % of hands won, 5 % of those by two players."""
-    return _simulate(rules, players, seed, start, count, session_hands, win_rate=0.70)
+    return _result(_simulate(rules, players, seed, start, count, session_hands, win_rate=0.70), payments)
 
 
-def simulate_chunk_few_wins(rules, players, seed, start, count, session_hands):
+def simulate_chunk_few_wins(rules, players, seed, start, count, session_hands, payments=False):
     """FAKE: a clearly different game, about 40 % of hands won."""
-    return _simulate(rules, players, seed, start, count, session_hands, win_rate=0.40)
+    return _result(_simulate(rules, players, seed, start, count, session_hands, win_rate=0.40), payments)
 
 
-def simulate_chunk_slow(rules, players, seed, start, count, session_hands):
+def simulate_chunk_slow(rules, players, seed, start, count, session_hands, payments=False):
     """FAKE: as simulate_chunk, 0.3 s per chunk, so that a test can interrupt a run midway."""
     import time
 
     time.sleep(0.3)
-    return simulate_chunk(rules, players, seed, start, count, session_hands)
+    return simulate_chunk(rules, players, seed, start, count, session_hands, payments)
 
 
 def make_dataset(root, simulator: str = "fake_game:simulate_chunk", seed: int = 1, hands: int = 8000,
@@ -159,3 +194,13 @@ def make_dataset(root, simulator: str = "fake_game:simulate_chunk", seed: int = 
     spec = runner.make_spec(rules or Rules.load("wanzai"), hands=hands, chunk=chunk, session_hands=16, seed=seed)
     runner.run(spec, root, workers=1, progress=False, simulator=simulator)
     return root
+
+
+def simulate_chunk_fire(rules, players, seed, start, count, session_hands, payments=False):
+    """FAKE: as simulate_chunk, and a seat is on fire for a whole session (probability 0.3
+    per seat and session), a measure that carries over: its design effect is large."""
+    out = simulate_chunk(rules, players, seed, start, count, session_hands, payments=True)
+    session = out[0]["session"]
+    for s in range(4):
+        out[0][f"fire_{s}"] = (_uniform(seed + 1000 + s, session, 9) < 0.3).astype(np.int8)
+    return _result(out, payments)

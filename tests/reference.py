@@ -98,6 +98,7 @@ WANZAI_DEFAULT_VALUES = {
 ANHUA_DEFAULT_PARAMS = {
     "pair_258": True,
     "hard_if_natural": True,
+    "discard_win_wilds": "dan_wang_face_value",
     "base": 1,
     "score_cap": 0,
     "multipliers": {
@@ -379,16 +380,21 @@ def _wanzai_candidates(counts: tuple, melds) -> list[str]:
     return cands
 
 
-def wanzai_evaluate(counts, melds, win_tile, self_draw, context, values):
-    """Wanzai (RULES §2.2-2.3): (win, pattern, properties, points)."""
+def wanzai_evaluate(counts, melds, win_tile, self_draw, context, values, quanqiuren_self="pinghu"):
+    """Wanzai (RULES §2.2-2.3): (win, pattern, properties, points).
+
+    A 全求人 won by self-draw (a robbed kong counts as one, §2.5) is a 平胡 self-draw: it is
+    no candidate then, unless quanqiuren_self = "quanqiuren" (house variant)."""
     melds = _check_melds(melds)
     counts = _as_counts(counts, 14 - 3 * len(melds))
     if not 0 <= win_tile < N_KINDS or counts[win_tile] == 0:
         raise ValueError(f"win tile {win_tile} is not in the concealed hand")
+    column = 1 if (self_draw or context == "qiangganghu") else 0
     cands = _wanzai_candidates(counts, melds)
+    if column == 1 and quanqiuren_self == "pinghu":
+        cands = [c for c in cands if c != "quanqiuren"]
     if not cands:
         return NO_WIN
-    column = 1 if (self_draw or context == "qiangganghu") else 0
     all_tiles = [k for k in range(N_KINDS) for _ in range(counts[k])] + _meld_tiles(melds)
     qingyise = _one_numbered_suit(all_tiles)
     best = None  # (value, table position of the original id, mapped id)
@@ -512,23 +518,29 @@ def anhua_evaluate(counts, melds, win_tile, self_draw, indicator, context, param
         b -= 1
     cat = anhua_category(a, b)
 
-    # Who may win at all (RULES §3.3).
-    if not is_self and cat not in (None, "dan_wang"):
+    # Who may win at all (RULES §3.3): on a plain discard the wilds discard_win_wilds allows
+    # (and only at face value, below); robbing a kong and 槓上炮 no wild or 單王.
+    plain_discard = not is_self and context is None
+    if plain_discard:
+        allowed = {"none": (None,), "dan_wang_face_value": (None, "dan_wang")}.get(
+            params.get("discard_win_wilds", "dan_wang_face_value"))
+        if allowed is not None and cat not in allowed:
+            return NO_WIN
+    elif not is_self and cat not in (None, "dan_wang"):
         return NO_WIN
 
     meld_tiles = _meld_tiles(melds)
     concealed = [k for k in range(N_SUITED) for _ in range(counts[k])]
 
-    # Hard: every tile at face value.
+    # Hard: every tile at face value (RULES §3.2: 硬莊 whenever that completes the hand).
     hard_q = _one_numbered_suit(concealed + meld_tiles)
     hard = _anhua_best_form(counts, melds, 0, hard_q, params)
-    plain_discard = not is_self and context is None
-    hard_ok = hard is not None and (
-        cat is None or params["hard_if_natural"] or (plain_discard and cat == "dan_wang"))
+    hard_ok = hard is not None
 
-    # Soft: the a+b wild tiles are jokers.
+    # Soft: the a+b wild tiles are jokers.  With hard_if_natural = false a hand complete at
+    # face value is 硬莊, full stop: no wild reading is tried.
     soft = None
-    if cat is not None and not plain_discard:
+    if cat is not None and not plain_discard and (params["hard_if_natural"] or hard is None):
         natural = list(counts)
         natural[kind_a] -= a
         natural[kind_b] -= b

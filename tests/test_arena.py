@@ -68,7 +68,14 @@ def test_rates_from_the_wins_table(random_vs_greedy):
     b = random_vs_greedy.baseline_stats
     assert b.win_rate == len(won) / 1200
     assert b.deal_in_rate == len(dealt) / 1200
-    assert random_vs_greedy.tables["4x greedy"]["draw_rate"] == np.mean(hands["end"] == 0)
+    claims = sum(hands[f"claims_{s}"].astype(int) for s in range(4))
+    assert b.claims_per_hand == pytest.approx(claims.sum() / 1200)
+    assert b.win_turn == pytest.approx(wins["turn"].mean())
+    table = random_vs_greedy.tables["4x greedy"]
+    assert table["draw_rate"] == np.mean(hands["end"] == 0)
+    assert table["turns_per_seat"] == pytest.approx((hands["draws"] + claims + 1).mean() / 4)
+    # greedy claims more often than random does
+    assert random_vs_greedy.differences["claims"].high < 0
 
 
 def test_same_result_for_any_workers_and_chunks(random_vs_greedy):

@@ -32,9 +32,11 @@ def reference_evaluate(game, h, rules=None):
     rules = rules or RULES[game]
     if game == "wanzai":
         values = {k: tuple(v) for k, v in rules["values"].items()}
-        return R.wanzai_evaluate(h["counts"], h["melds"], h["win_tile"], h["self_draw"], h["context"], values)
+        return R.wanzai_evaluate(h["counts"], h["melds"], h["win_tile"], h["self_draw"], h["context"], values,
+                                 quanqiuren_self=rules["quanqiuren_self"])
     params = dict(pair_258=rules["pair_258"], hard_if_natural=rules["hard_if_natural"], base=rules["base"],
-                  score_cap=rules["score_cap"], multipliers=dict(rules["multipliers"]))
+                  score_cap=rules["score_cap"], multipliers=dict(rules["multipliers"]),
+                  discard_win_wilds=rules["discard_win_wilds"])
     return R.anhua_evaluate(h["counts"], h["melds"], h["win_tile"], h["self_draw"], h["indicator"], h["context"], params)
 
 
@@ -111,7 +113,9 @@ def test_waits_match_reference(game):
 @pytest.mark.parametrize(
     "overrides",
     [dict(pair_258=False), dict(hard_if_natural=False), dict(score_cap=8),
-     dict(multipliers={"qingyise": 3, "xiaoqidui": 5, "san_wang": 6})],
+     dict(multipliers={"qingyise": 3, "xiaoqidui": 5, "san_wang": 6}),
+     dict(discard_win_wilds="none"), dict(discard_win_wilds="face_value"),
+     dict(hard_if_natural=False, discard_win_wilds="face_value", base=3)],
 )
 def test_anhua_parameters_match_reference(overrides):
     rules = RULES["anhua"].with_overrides(**overrides)
@@ -124,6 +128,23 @@ def test_anhua_parameters_match_reference(overrides):
         )
         got = (True, _core.PATTERNS[code], _core.property_names(props), points) if win else (False, None, frozenset(), 0)
         assert got == reference_evaluate("anhua", h, rules), (i, h)
+
+
+@pytest.mark.parametrize("overrides", [dict(quanqiuren_self="quanqiuren"), {"values.quanqiuren": [2, 3]}, {"values.quanqiuren": [2, 3], "quanqiuren_self": "quanqiuren"}])
+def test_wanzai_parameters_match_reference(overrides):
+    rules = RULES["wanzai"].with_overrides(**overrides)
+    cfg = engine.core_config(rules)
+    gen = HandGen("wanzai", seed=len(str(overrides)))
+    n_qqr = 0
+    for i in range(20_000):
+        h = gen.hand()
+        win, code, props, points, _c, _h = _core.evaluate_hand(
+            cfg, h["counts"], _melds_info("wanzai", h), h["win_tile"], h["self_draw"], -1, CTX[h["context"]]
+        )
+        got = (True, _core.PATTERNS[code], _core.property_names(props), points) if win else (False, None, frozenset(), 0)
+        assert got == reference_evaluate("wanzai", h, rules), (i, h)
+        n_qqr += got[1] == "quanqiuren"
+    assert n_qqr > 0
 
 
 @settings(max_examples=300, deadline=None)

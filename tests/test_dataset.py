@@ -56,7 +56,7 @@ def test_variant_names_are_encoded_path_segments(odd):
 
 
 def _expected(root: Path) -> dict[str, int]:
-    return {v: stats.summarize(root, v).hands for v in stats.variants(root)}
+    return {v: stats.variant_stats(root, v).hands for v in stats.variants(root)}
 
 
 def test_four_readers_agree(odd):

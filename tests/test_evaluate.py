@@ -72,11 +72,53 @@ def test_quanqiuren_discard_and_self_draw():
     # pinghu and quanqiuren both pay 2 on a discard: the id further down the table wins
     assert (e.pattern, e.points) == ("quanqiuren", 2)
     assert e.properties == {"pinghu", "quanqiuren"}
-    # self-drawn it pays values.quanqiuren[1] = the pinghu self value
-    assert evaluate(W, "11m", melds, self_draw=True).points == 1
+    # RULES §2.2: self-drawn it is a 平胡 self-draw (如果自摸自能算平胡自摸), pattern and value,
+    # and properties list quanqiuren only when it is scored as one
+    e = evaluate(W, "11m", melds, self_draw=True)
+    assert (e.pattern, e.points, e.properties) == ("pinghu", 1, {"pinghu"})
+    # the issue's case: values.quanqiuren = [2, 3] must not raise a self-draw to 3 per payer
+    high = W.with_overrides(**{"values.quanqiuren": [2, 3]})
+    assert ev(high, "11m", melds=melds, self_draw=True) == (True, "pinghu", 1)
+    assert ev(high, "11m", melds=melds, self_draw=False, win_tile="1m") == (True, "quanqiuren", 2)
+    # a robbed kong scores as a self-draw (§2.5): pinghu too
+    e = evaluate(W, "11m", melds, win_tile="1m", self_draw=False, context="qiangganghu")
+    assert (e.pattern, e.points, e.properties) == ("pinghu", 1, {"pinghu"})
+    # house variant quanqiuren_self = "quanqiuren": values.quanqiuren[1]
+    house = high.with_overrides(quanqiuren_self="quanqiuren")
+    e = evaluate(house, "11m", melds, self_draw=True)
+    assert (e.pattern, e.points, e.properties) == ("quanqiuren", 3, {"pinghu", "quanqiuren"})
+    assert ev(house, "11m", melds=melds, win_tile="1m", self_draw=False, context="qiangganghu") == (True, "quanqiuren", 3)
     # a concealed kong breaks 全求人
     melds[0] = ("concealed_kong", "1111p")
     assert ev(W, "11m", melds=melds, self_draw=False, win_tile="1m") == (True, "pinghu", 2)
+
+
+def test_self_drawn_qingyise_quanqiuren_is_qingyise_pinghu():
+    melds = [("pung", "111m"), ("pung", "222m"), ("chow", "345m"), ("kong", "9999m")]
+    e = evaluate(W, "77m", melds, self_draw=True)
+    assert (e.pattern, e.points) == ("qingyise_pinghu", 5) and "quanqiuren" not in e.properties
+    e = evaluate(W, "77m", melds, self_draw=False, win_tile="7m")
+    assert (e.pattern, e.points) == ("qingyise_pinghu", 5) and "quanqiuren" in e.properties
+
+
+def test_honor_runs_any_three_winds_but_not_winds_with_a_dragon():
+    """RULES §2.1: 東南北 is a meld (any three different winds); 東南中 is not."""
+    assert ev(W, "124z123m456p789s55s", self_draw=True) == (True, "pinghu", 1)
+    assert evaluate(W, "125z123m456p789s55s").win is False
+    assert ev(W, "134z567z123m456p99s", self_draw=True) == (True, "pinghu", 1)     # 東西北 + 中發白
+    assert evaluate(W, "345z567z123m456p99s").win is False                         # 西北中 is no meld
+    # as declared chows too
+    assert ev(W, "123m456p789s55s", melds=[("chow", "東南北")], self_draw=True) == (True, "pinghu", 1)
+    with pytest.raises(ValueError):
+        evaluate(W, "123m456p789s55s", melds=[("chow", "東南中")])
+    # the batch evaluator and shanten agree
+    hands = np.zeros((2, 34), np.uint8)
+    for i, text in enumerate(("124z123m456p789s55s", "125z123m456p789s55s")):
+        for k in mjsim.parse_tiles(text):
+            hands[i, k] += 1
+    win, _, _ = evaluate_batch(W, hands)
+    assert list(win) == [True, False]
+    assert shanten(W, "124z123m456p789s5s") == 0 and shanten(W, "125z123m456p789s5s") == 1
 
 
 def test_qingyise_quanqiuren_uses_the_qingyise_pinghu_row():
@@ -200,14 +242,56 @@ def test_anhua_rob_kong_and_gangshangpao_allow_single_wild_substitution():
 def test_anhua_hard_if_natural():
     # 單王 hand complete at face value: scored both ways (4 vs 2) by default ...
     assert ev(A, "123456789m123p55p", wild="1p") == (True, "yingzhuang", 4)
-    # ... but only 硬莊 with no wild in hand when hard_if_natural = false
-    off = A.with_overrides(hard_if_natural=False)
-    assert ev(off, "123456789m123p55p", wild="1p") == (True, "pinghu", 2)
     # 七王, not complete at face value: 平胡 x 16 x 小七對 2
     assert ev(A, "1112222p123m456s7p", wild="1p") == (True, "pinghu", 32)
     # a 三王 hand complete at face value: 硬莊 4 ties 平胡 x 三王 4, and 硬莊 is kept
     assert ev(A, "111p234m567m888s55s", wild="1p") == (True, "yingzhuang", 4)
-    assert ev(off, "111p234m567m888s55s", wild="1p") == (True, "pinghu", 4)
+    # the issue's hand, default: 硬莊 4 x 清一色 2 = 8 loses to 平胡 x 三王 4 x 小七對 2 x 清一色 2 = 16
+    assert ev(A, "22m345m345m345m666m", wild="5m") == (True, "pinghu", 16)
+
+
+def test_anhua_hard_if_natural_false_is_hard_full_stop():
+    """RULES §3.2: with hard_if_natural = false a hand complete with every wild at face value
+    is 硬莊, full stop, whatever a wild reading would score."""
+    off = A.with_overrides(hard_if_natural=False)
+    # wild 3m: wilds 3m (A) and 4m (B); 3m 4m 4m at face value -- 硬莊 4, not 平胡 單王 2
+    e = evaluate(off, "234m456m789p234s55s", wild="3m")
+    assert (e.win, e.pattern, e.points, e.hard, e.category) == (True, "yingzhuang", 4, True, "dan_wang")
+    # wild 5m: 三王 (5m x3, 6m x3); face value 硬莊 4 x 清一色 2 = 8, not the 16 of a wild reading
+    e = evaluate(off, "22m345m345m345m666m", wild="5m")
+    assert (e.win, e.pattern, e.points, e.hard) == (True, "yingzhuang", 8, True)
+    assert e.properties == {"qingyise", "san_wang"}
+    # more or less: the 三王 hand above (硬莊 4 ties) and the 單王 one (4 beats 2) stay 硬莊
+    assert ev(off, "111p234m567m888s55s", wild="1p") == (True, "yingzhuang", 4)
+    assert ev(off, "123456789m123p55p", wild="1p") == (True, "yingzhuang", 4)
+    # a hand complete only with a wild substituting is 平胡 with its multiplier either way
+    assert ev(off, "1112222p123m456s7p", wild="1p") == (True, "pinghu", 32)
+    assert ev(off, "123456789m1234p5p", wild="1p") == (True, "pinghu", 2)
+
+
+@pytest.mark.parametrize("mode,dan_face,san_face,plain", [
+    ("dan_wang_face_value", True, False, True),
+    ("none", False, False, True),
+    ("face_value", True, True, True),
+])
+def test_anhua_discard_win_wilds(mode, dan_face, san_face, plain):
+    """RULES §3.3 discard_win_wilds: who may win on a discard while holding wilds."""
+    r = A.with_overrides(discard_win_wilds=mode)
+    # 單王 complete at face value
+    assert ev(r, "123456789m123p55p", wild="1p", self_draw=False, win_tile="9m") == (
+        (True, "yingzhuang", 4) if dan_face else (False, None, 0))
+    # 三王 complete at face value
+    assert ev(r, "111p234m567m888s55s", wild="1p", self_draw=False, win_tile="5s") == (
+        (True, "yingzhuang", 4) if san_face else (False, None, 0))
+    # a hand that needs a wild substituting never wins on a discard
+    assert ev(r, "123456789m1234p5p", wild="1p", self_draw=False, win_tile="9m")[0] is False
+    # no wild in hand: always
+    assert ev(r, "123456789m345p55s", wild="1p", self_draw=False, win_tile="9m")[0] is plain
+    # 搶槓胡 keeps its own rule (no wild or 單王, wild substituting) under every mode
+    e = evaluate(r, "123456789m1234p5p", wild="1p", self_draw=False, win_tile="9m", context="qiangganghu")
+    assert (e.win, e.points) == (True, 4)
+    e = evaluate(r, "111p234m567m888s55s", wild="1p", self_draw=False, win_tile="5s", context="qiangganghu")
+    assert e.win is False
 
 
 def test_anhua_multipliers_are_rule_parameters():

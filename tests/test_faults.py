@@ -297,7 +297,7 @@ def test_a_full_disk_mid_run_is_one_line_and_keeps_completed_chunks(fake, clean,
 
     def full_disk(path, data):
         calls["n"] += 1
-        if calls["n"] > 5:          # manifest, then two chunks (wins + hands each) fit
+        if calls["n"] > 1 + 2 * len(runner.TABLES):   # manifest, then two chunks (a file per table each) fit
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         real(path, data)
 
@@ -478,3 +478,21 @@ def test_slices_do_not_change_the_rows(fake, tmp_path, monkeypatch):
     man_a, man_b = (json.loads((d / "manifest.json").read_text()) for d in (a, b))
     assert man_a.pop("runs") and man_b.pop("runs")
     assert man_a == man_b
+
+
+def test_the_terminal_bar_moves_within_a_chunk_and_ends_at_the_final_rate(fake, tmp_path, monkeypatch):
+    import re
+
+    from rich.console import Console
+
+    monkeypatch.setattr(runner, "PROGRESS_SLICE", 160)
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=160)
+    result = runner.run(spec(hands=1600, chunk=1600), tmp_path / "run", workers=1, progress=True,
+                        console=console, simulator="fake_game:simulate_chunk_slow")
+    text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", buf.getvalue()).replace("\r", "\n")
+    frames = re.findall(r"(\d+)/1600 hands ([\d,]+) hands/s", text)
+    done = [int(d) for d, _ in frames]
+    assert any(0 < d < 1600 for d in done) and done[-1] == 1600
+    final = int(frames[-1][1].replace(",", ""))
+    assert abs(final - result.hands_done / result.seconds) <= 0.05 * final + 1

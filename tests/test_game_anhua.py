@@ -191,6 +191,13 @@ def test_special_start_in_play_order_from_the_dealer():
     assert [(w.winner, w.kind) for w in h.wins] == [(1, "instant")]
 
 
+def test_special_start_is_paid_in_units_of_base():
+    # RULES §1 Units: "a base of 2 doubles every payment", the special start's included
+    h = play_script(FLAT.with_overrides(base=3), hands=[None, SI_WANG, None, None])
+    assert h.wins[0].points == 6 and h.deltas == (-6, 18, -6, -6)
+    assert [(p.reason, p.pattern) for p in h.payments] == [("instant", "pinghu")] * 3
+
+
 def test_special_start_off_and_score_and_cap():
     h = play_script(FLAT.with_overrides(instant_win_categories=[]), hands=[None, SI_WANG, None, None])
     assert not events(h, "instant")
@@ -218,6 +225,66 @@ def test_dan_wang_discard_win_at_face_value():
     assert h.birds == ("3m",) and w.bird_seats == (3,) and w.birds_hit == 0
     assert h.deltas == (-4, 4, 0, 0)
     assert w.factors == (("yingzhuang", 4),)
+
+
+def test_discard_win_wilds_none_refuses_a_single_wild_at_face_value():
+    rules = FLAT.with_overrides(discard_win_wilds="none")
+    h = play_script(rules, hands=[DEALER, "123s456m789m234p5p", None, None],
+                    players=[discard_first("5p")] + [Script() for _ in range(3)], live="3m")
+    assert h.events[1].kind == "discard" and h.events[1].tile == "5p"
+    assert not events(h, "pass_win") and not any(w.winner == 1 and w.payer == 0 for w in h.wins)
+    assert (h.events[2].kind, h.events[2].seat) == ("draw", 1)
+    # with no wild in hand the discard win stands
+    h = play_script(rules, hands=[DEALER, "123m456m789m234p5p", None, None],
+                    players=[discard_first("5p")] + [Script() for _ in range(3)], live="3m")
+    assert [(w.winner, w.kind, w.hard) for w in h.wins] == [(1, "discard", True)]
+
+
+def test_discard_win_wilds_face_value_lets_san_wang_win_on_a_discard():
+    rules = FLAT.with_overrides(discard_win_wilds="face_value")
+    h = play_script(rules, hands=[DEALER, "111s456m789m234p5p", None, None],
+                    players=[discard_first("5p")] + [Script() for _ in range(3)], live="3m")
+    (w,) = h.wins
+    assert (w.winner, w.payer, w.kind, w.category, w.hard, w.points) == (1, 0, "discard", "san_wang", True, 4)
+    # still never with a wild substituting
+    h = play_script(rules, hands=["234m567m234p678p6s9p", "1s45s456m789m234p5p", None, None],
+                    players=[Script(discards=["6s"])] + [Script() for _ in range(3)])
+    assert not any(w.kind == "discard" and w.tile == "6s" for w in h.wins) and not events(h, "pass_win")
+
+
+@pytest.mark.parametrize("mode", ["dan_wang_face_value", "none", "face_value"])
+def test_discard_win_wilds_over_seeded_hands(mode):
+    """Every discard win is complete at face value (硬莊) and holds only the wilds the mode
+    allows; 槓上炮 and 搶槓胡 keep no-wild-or-單王."""
+    rules = Rules.load("anhua", discard_win_wilds=mode)
+    _, wins = game.simulate_chunk(rules, ("greedy", "random", "greedy", "random"), seed=2, start=0, count=3000)
+    cats = wins["category"][wins["win_kind"] == game.WIN_KINDS.index("discard")]
+    assert len(cats) > 100
+    allowed = {"none": {0}, "dan_wang_face_value": {0, 1}, "face_value": {0, 1, 2, 3, 4, 5}}[mode]
+    assert set(cats.tolist()) <= allowed
+    if mode != "none":
+        assert (cats == 1).any()
+    other = np.isin(wins["win_kind"], [game.WIN_KINDS.index("rob_kong"), game.WIN_KINDS.index("gangshangpao")])
+    assert (wins["category"][other] <= 1).all()
+
+
+@pytest.mark.parametrize("on_draw_only", [True, False])
+def test_added_kong_on_draw_only(on_draw_only):
+    """RULES §3.4: 碰槓 only with the tile just drawn by default; `false` also offers the
+    fourth tile held since the pung.  Seat 1 pungs 7p holding the fourth copy; on its next
+    turn it draws 2m, tenpai before (7p) and after (2m) the kong."""
+    seat1 = Script(discards=["8m"], claims={"7p": "pung"})
+    h = play_script(FLAT.with_overrides(added_kong_on_draw_only=on_draw_only),
+                    hands=["234m567m234s678s7p9p", "777p123p456p999p8m", None, None],
+                    players=[Script(discards=["7p"]), seat1, Script(), Script()], live="6m6m6m2m")
+    drawn, opts = seat1.turns[1]
+    assert kind_name(drawn) == "2m"
+    kongs = [o for o in opts if o[0] != "discard"]
+    if on_draw_only:
+        assert kongs == [] and not events(h, "kong")
+    else:
+        assert kongs == [("added_kong", parse_tile("7p"))]
+        assert [(e.seat, e.tile, e.kong) for e in events(h, "kong")] == [(1, "7p", "added")]
 
 
 def test_san_wang_discard_win_refused_but_self_draw_allowed():
@@ -583,13 +650,14 @@ def test_sessions_rotate_the_dealer_winner_or_last_drawer():
     nxt = None
     for i in range(120):
         if hands["hand_in_session"][i] == 0:
-            assert hands["dealer"][i] == 0
+            assert hands["dealer"][i] == game.play(rules, seed=8, hand_index=i, log=False).dealer
         else:
             assert hands["dealer"][i] == nxt
         h = game.play(rules, seed=8, hand_index=i, players=players, session_hands=6)
         assert h.deltas == tuple(hands[f"delta_{s}"][i] for s in range(4))
         if h.end == "draw":
-            assert h.next_dealer == events(h, "exhausted")[0].seat      # 海底 deals
+            # 海底 deals: the seat of the last draw (or 補章), not the loop's own record
+            assert h.next_dealer == events(h, "draw", "buzhang")[-1].seat
         else:
             assert h.next_dealer == h.wins[0].winner
         nxt = h.next_dealer
@@ -605,6 +673,34 @@ def test_sessions_rotate_the_dealer_winner_or_last_drawer():
         h = game.play(r, seed=8, hand_index=i, players=players)
         if h.wins:
             assert h.next_dealer == (h.dealer if h.wins[0].winner == h.dealer else (h.dealer + 1) % 4)
+
+
+class NeverWins(Player):
+    def turn(self, view, options):
+        return view.builtin("greedy")
+
+    def claim(self, view, tile, options):
+        return view.builtin("greedy")
+
+    def win(self, view, tile, kind):
+        return False
+
+
+def test_last_drawer_after_a_buzhang_that_empties_the_wall():
+    """A 補章 that takes the last live tiles makes its kong player the 海底 seat.  Greedy
+    players who never win reach the wall's end tenpai, and with kong_min_wall = 0 and six
+    補章 tiles some exposed kong's 補章 (taken by a seat other than the previous drawer)
+    empties the wall."""
+    rules = Rules.load("anhua", kong_min_wall=0, buzhang_tiles=6)
+    found = 0
+    for i in range(150):
+        h = game.play(rules, seed=8, hand_index=i, players=[NeverWins() for _ in range(4)])
+        assert h.end == "draw"
+        taken = events(h, "draw", "buzhang")
+        assert h.next_dealer == taken[-1].seat
+        if taken[-1].kind == "buzhang" and taken[-2].seat != taken[-1].seat:
+            found += 1
+    assert found >= 2
 
 
 # ------------------------------------------------------------------ Python player protocol

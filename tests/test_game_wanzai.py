@@ -6,6 +6,7 @@ import pytest
 
 from mjsim import game
 from mjsim.rules import Rules
+from mjsim.players import Player
 from mjsim.tiles import kind_name, parse_tiles
 
 FLAT = Rules.load("wanzai", wall_model="flat")
@@ -100,10 +101,33 @@ def test_suited_chow_by_next_player():
     assert "chow:789s" in h.melds[1]
 
 
+class Offers(Player):
+    """Greedy, but records the claims it is offered and passes them."""
+
+    def __init__(self):
+        self.offers = []
+
+    def turn(self, view, options):
+        return view.builtin("greedy")
+
+    def claim(self, view, tile, options):
+        self.offers.append((kind_name(tile), options))
+        return None
+
+    def win(self, view, tile, kind):
+        return True
+
+
 def test_only_next_player_may_chow():
     # seat 2 holds 78s too, but it is not the discarder's 下家
     h = play_script(hands=["123m456m789m11p239s", None, "78s456p789p258m15z", None])
     assert h.events[1].kind == "draw" and h.events[1].seat == 1
+    # ... and with 99s as well it is asked about the dealer's 9s, offered the pung only
+    opposite = Offers()
+    h = play_script(hands=["123m456m789m11p239s", None, "78s99s456p789p258m", None],
+                    players=("greedy", "greedy", opposite, "greedy"))
+    assert h.events[0].kind == "discard" and h.events[0].tile == "9s"
+    assert opposite.offers[0] == ("9s", [("pung",)])
 
 
 def kong_payments_after(h, kong_event):
@@ -164,6 +188,22 @@ def test_robbing_an_added_kong_robbed_player_pays_all_three_shares():
     assert w.received == 3                      # all three shares from the robbed player
     assert h.deltas == (0, 0, -3, 3)            # and the robbed kong pays nothing
     assert not events(h, "kong")
+
+
+def test_robbed_player_pays_each_share_with_that_share_payers_factors():
+    """RULES §2.5: each of the three shares is computed with its payer's fire, piao and
+    dealer factor, not the robbed seat's.  Winner seat 3 (piao 0), pinghu self 1:
+    seat 0 (dealer, piao 1): 1 x 2 + 1 = 3; seat 1 (piao 2): 1 + 2 = 3; seat 2, the robbed
+    seat (piao 1): 1 + 1 = 2 -- 8 in all (priced as the robbed seat's three times: 6)."""
+    rules = FLAT.with_overrides(piao=[1, 2, 1, 0], dealer_pays_double=True)
+    h = play_script(rules, hands=ADDED_KONG_HANDS, live=ADDED_KONG_LIVE)
+    assert h.end == "rob_kong" and h.dealer == 0
+    assert sorted(p.amount for p in h.payments) == [2, 3, 3]
+    assert all((p.payer, p.receiver) == (2, 3) for p in h.payments)
+    assert h.deltas == (0, 0, -8, 8)
+    # fire on seat 1 doubles its share only: 1 x 2 + 2 = 4
+    h = play_script(rules.with_overrides(fire=[0.0, 1.0, 0.0, 0.0]), hands=ADDED_KONG_HANDS, live=ADDED_KONG_LIVE)
+    assert h.deltas == (0, 0, -9, 9)
 
 
 def test_robbing_with_rob_kong_pays_one():
@@ -228,7 +268,7 @@ def test_fire_on_both_sides():
 
 # 漏胡: seat 1 waits on 3s/6s and passes the dealer's 3s; seat 3 pungs it and discards 6s
 # before seat 1 has discarded again.
-LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s9m"]
+LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s5m"]
 LOCK_PLAYERS = ("greedy", "greedy_pass_once", "greedy", "greedy")
 
 
@@ -240,6 +280,26 @@ def test_pass_ron_lock(lock, wins):
     assert [(e.kind, e.seat, e.tile) for e in h.events[:5]] == [
         ("discard", 0, "3s"), ("pass_win", 1, "3s"), ("pung", 3, "3s"), ("discard", 3, "6s"),
         ("win", 1, "6s") if wins else ("draw", 0, h.events[4].tile)]
+
+
+def test_pass_ron_lock_ends_with_the_seats_own_discard():
+    """漏胡 lasts until the seat's own next discard, then it may win on discards again:
+    seats that passed a discard win, then discarded, go on to win on a later discard."""
+    rules = Rules.load("wanzai")
+    players = ("greedy_pass_once",) * 4
+    lifted = locked = 0
+    for i in range(150):
+        h = game.play(rules, seed=21, hand_index=i, players=players)
+        state = {}
+        for e in h.events:
+            if e.kind == "pass_win":
+                state[e.seat] = "locked"
+            elif e.kind == "discard" and state.get(e.seat) == "locked":
+                state[e.seat] = "lifted"
+            elif e.kind == "win" and e.from_seat is not None:
+                lifted += state.get(e.seat) == "lifted"
+                locked += state.get(e.seat) == "locked"
+    assert locked == 0 and lifted >= 20
 
 
 RANDOM = ("random",) * 4
@@ -368,31 +428,66 @@ def test_greedy_useful_tile_shortcut_matches_trying_every_kind():
 
 def test_session_carries_dealer_and_fire_and_play_replays_it():
     rules = Rules.load("wanzai", fire=[0.5, 0.2, 0.0, 1.0], fire_min_hands=3)
-    hands, _ = game.simulate_chunk(rules, GREEDY, seed=8, start=0, count=240, session_hands=8)
+    hands, _ = game.simulate_chunk(rules, GREEDY, seed=8, start=0, count=480, session_hands=16)
     dealer, nxt = hands["dealer"], None
-    for i in range(240):
+    firsts = []
+    for i in range(480):
+        h = game.play(rules, seed=8, hand_index=i, players=GREEDY, log=False, session_hands=16)
         if hands["hand_in_session"][i] == 0:
-            assert dealer[i] == 0  # every session starts with seat 0 dealing
+            firsts.append(dealer[i])   # first_dealer = "random": drawn per session
         else:
             assert dealer[i] == nxt
-        h = game.play(rules, seed=8, hand_index=i, players=GREEDY, log=False, session_hands=8)
+        assert h.first_dealer == firsts[-1]
         assert (h.dealer, h.fire, h.deltas) == (
             dealer[i], tuple(hands[f"fire_{s}"][i] for s in range(4)), tuple(hands[f"delta_{s}"][i] for s in range(4)))
         nxt = h.next_dealer
+    assert len(set(firsts)) == 4
+    exact = 0
     for s, chance in enumerate((0.5, 0.2, 0.0, 1.0)):
-        fire = hands[f"fire_{s}"].reshape(30, 8)
-        # once on, a seat stays on at least fire_min_hands hands (or to the session's end)
+        fire = hands[f"fire_{s}"].reshape(30, 16)
         for row in fire:
+            # a run that ended inside the session lasted at least fire_min_hands hands, and
+            # (chance < 1: afterwards decided afresh) often exactly that many
             runs = "".join(map(str, row)).split("0")
-            assert all(len(r) >= 3 for r in runs[:-1] if r), (s, row)
+            ended = [len(r) for r in runs[:-1] if r]
+            assert all(n >= 3 for n in ended), (s, row)
+            exact += ended.count(3)
         if chance == 0.0:
             assert not fire.any()
         if chance == 1.0:
             assert fire.all()
+    assert exact >= 10   # fire staying one hand too long would make this 0
 
 
-def test_independent_hands_are_dealt_by_seat_0_and_fire_is_drawn_per_hand():
-    rules = Rules.load("wanzai", fire=[0.5, 0.5, 0.5, 0.5])
+@pytest.mark.parametrize("first", [0, 1, 2, 3])
+def test_first_dealer_fixed_seat(first):
+    rules = Rules.load("wanzai", first_dealer=first)
+    hands, _ = game.simulate_chunk(rules, GREEDY, seed=2, start=0, count=160, session_hands=8)
+    assert (hands["dealer"][hands["hand_in_session"] == 0] == first).all()
+    assert game.play(rules, seed=2, hand_index=8, session_hands=8, log=False).dealer == first
+    assert game.play(rules, seed=2, hand_index=13, session_hands=8, log=False).first_dealer == first
+
+
+@pytest.mark.parametrize("rules_name", ["wanzai", "anhua"])
+def test_first_dealer_random_is_uniform_and_from_the_session_seed(rules_name):
+    """RULES §1: drawn uniformly per session.  Chi-square goodness of fit (scipy) on 4,000
+    sessions; the draw does not depend on the session length or the chunking."""
+    from scipy.stats import chisquare
+
+    rules = Rules.load(rules_name)
+    hands, _ = game.simulate_chunk(rules, ("random",) * 4, seed=4, start=0, count=4000, session_hands=1)
+    counts = np.bincount(hands["dealer"], minlength=4)
+    assert chisquare(counts).pvalue > 0.001, counts
+    # the first hand of a session of 4 starting at index 8 has the same dealer as hand 8 alone
+    longer, _ = game.simulate_chunk(rules, ("random",) * 4, seed=4, start=8, count=8, session_hands=4)
+    assert longer["dealer"][0] == hands["dealer"][8] and longer["dealer"][4] == hands["dealer"][12]
+    # and it is not the hand's own shuffle: another seed, other first dealers
+    other, _ = game.simulate_chunk(rules, ("random",) * 4, seed=5, start=0, count=400, session_hands=1)
+    assert (other["dealer"] != hands["dealer"][:400]).mean() > 0.6
+
+
+def test_independent_hands_fire_is_drawn_per_hand():
+    rules = Rules.load("wanzai", fire=[0.5, 0.5, 0.5, 0.5], first_dealer=0)
     hands, _ = game.simulate_chunk(rules, GREEDY, seed=3, start=0, count=400)
     assert (hands["dealer"] == 0).all() and (hands["hand_in_session"] == 0).all()
     rate = np.mean([hands[f"fire_{s}"].mean() for s in range(4)])
@@ -477,6 +572,54 @@ def test_python_player_errors_surface_as_exceptions():
 
 # ------------------------------------------------------------------ parameters with non-default values
 
+@pytest.mark.parametrize("base", [1, 2, 5])
+def test_kong_payments_are_in_units_of_base(base):
+    """RULES §2.4: kong payments are in 番, like win values: x base."""
+    rules = FLAT.with_overrides(base=base)
+    h = play_script(rules, hands=[DEALER_DISCARDS_WHITE, None, "777z123p456p78s19m", None], tail="4z")
+    kong = h.events[1]
+    assert kong.kong == "exposed" and kong_payments_after(h, kong) == [(0, 2, 2 * base, "kong_exposed")]
+    hands = list(ADDED_KONG_HANDS)
+    hands[3] = "111s222s444s33m66m"  # as in the added-kong test: no four of a kind for greedy to kong
+    h = play_script(rules, hands=hands, live=ADDED_KONG_LIVE, tail="3z")
+    kong = events(h, "kong")[0]
+    assert kong.kong == "added" and [a for _, _, a, _ in kong_payments_after(h, kong)] == [base] * 3
+    h = play_script(rules, hands=["1111z123m456m789m5p", None, None, None], tail="3z")
+    assert [a for _, _, a, _ in kong_payments_after(h, h.events[0])] == [2 * base] * 3
+
+
+def test_piao_additions_are_in_units_of_base():
+    """RULES §2.5: each win payment adds (piao[p] + piao[r]) x base; with base 3 the
+    document's 飄 example triples: C deals in to A and B -> 2 x 3 + 2 x 3 to A, 2 x 3 + 3 x 3 to B."""
+    rules = FLAT.with_overrides(piao=[1, 2, 1, 0], base=3)
+    h = play_script(rules, dealer=2, hands=TWO_WINNERS)
+    assert [w.received for w in h.wins] == [6 + 6, 6 + 9]
+    assert h.deltas == (12, 15, -27, 0)
+    h = play_script(rules, dealer=1, hands=[None, "123m456m789m123p55p", None, None])
+    pays = {p.payer: p.amount for p in h.payments}
+    assert pays == {0: 3 + 9, 2: 3 + 9, 3: 3 + 6}
+
+
+def test_quanqiuren_self_in_the_hand_loop():
+    """RULES §2.2 in play: a self-drawn (or robbed-kong) 全求人 is scored pinghu and paid the
+    pinghu self value; the house variant scores quanqiuren with values.quanqiuren[1]."""
+    from mjsim import PATTERNS, PROPERTIES
+
+    qqr, bit = PATTERNS.index("quanqiuren"), 1 << PROPERTIES.index("quanqiuren")
+    counts = {}
+    for mode in ("pinghu", "quanqiuren"):
+        rules = Rules.load("wanzai", quanqiuren_self=mode, **{"values.quanqiuren": [2, 3]})
+        _, wins = game.simulate_chunk(rules, RANDOM, seed=6, start=0, count=6000)
+        by_self = wins["win_kind"] != game.WIN_KINDS.index("discard")
+        is_qqr = wins["pattern"] == qqr
+        has_bit = (wins["props"] & bit) != 0
+        counts[mode] = (is_qqr & ~by_self).sum(), (is_qqr & by_self).sum(), (has_bit & by_self).sum()
+        if mode == "quanqiuren":
+            assert (wins["points"][is_qqr & by_self] == 3).all()
+    assert counts["pinghu"][0] > 0 and counts["pinghu"][1] == 0 and counts["pinghu"][2] == 0
+    assert counts["quanqiuren"][1] > 0 and counts["quanqiuren"][2] > 0
+
+
 def test_kong_values_are_rule_parameters():
     rules = FLAT.with_overrides(kong_values={"concealed": 5})
     h = play_script(rules, hands=["1111z123m456m789m5p", None, None, None], tail="3z")
@@ -519,3 +662,33 @@ def test_dealer_on_draw(rule):
         want = {"stay": h.dealer, "next": (h.dealer + 1) % 4, "last_drawer": last}[rule]
         assert h.next_dealer == want
     assert seen > 20
+
+
+# ------------------------------------------------------------------ replay text (mjsim replay)
+
+def test_replay_shows_the_first_dealer_and_the_base_factor_of_kong_and_piao_amounts():
+    from mjsim.replay import describe
+
+    rules = Rules.load("wanzai", base=3, piao=[1, 2, 1, 0], fire=[0.5, 0.5, 0.5, 0.5], kong_pay_on_draw=False)
+    explained = {"win": 0, "kong": 0, "refund": 0}
+    for i in range(60):
+        record = game.play(rules, seed=5, hand_index=i, players=RANDOM if i % 2 else GREEDY, session_hands=4)
+        lines = describe(record, rules)
+        first = lines[2]
+        assert first.startswith("session's first dealer") and f"seat {record.first_dealer}," in first
+        assert 'drawn from the session\'s seed (first_dealer = "random")' in first
+        assert ("this hand" in first) == (i % 4 == 0)
+        for line in lines:
+            if " pays seat " in line and ("(win)" in line or "(kong_" in line):
+                amount = int(line.split(" pays seat ")[1].split()[1])
+                assert line.rstrip().endswith(f"= {amount}]"), line
+                assert "× base 3" in line, line
+                if "(win)" in line and "+ piao" in line:
+                    assert ") × base 3" in line.split("+ piao")[1]
+                explained["win" if "(win)" in line else "kong"] += 1
+            if "(kong_refund" in line:
+                explained["refund"] += 1
+    assert min(explained.values()) > 0, explained
+    fixed = Rules.load("wanzai", first_dealer=2)
+    record = game.play(fixed, seed=5, hand_index=9, session_hands=4)
+    assert describe(record, fixed)[2] == "session's first dealer (hand 8): seat 2, fixed (first_dealer = 2)"

@@ -62,3 +62,62 @@ def test_anhua_greedy_takes_every_legal_kong():
 def test_greedy_v1_is_a_player(rules_name):
     hands, _ = game.simulate_chunk(Rules.load(rules_name), ("greedy_v1",) * 4, 0, 0, 200, 1)
     assert (hands["end"] == 1).mean() > 0.9
+
+
+class DiscardProbe(Player):
+    """Plays like greedy; records the turns where greedy and greedy_v1 discard differently."""
+
+    def __init__(self):
+        self.differ = []
+        self.turns = 0
+
+    def turn(self, view, options):
+        answer = view.builtin("greedy")
+        old = view.builtin("greedy_v1")
+        self.turns += 1
+        if answer != old and answer[0] == old[0] == "discard":
+            self.differ.append((view.hand, view.seen, view.melds[view.seat], answer[1], old[1]))
+        return answer
+
+
+def _tie_key(hand, seen, hidden, k):
+    """The documented Wanzai tie-break, from the view: unseen copies of the kinds k could
+    pair or meld with, after discarding k (then the highest kind)."""
+    hand, seen = list(hand), list(seen)
+    hand[k] -= 1
+    seen[k] += 1
+    if k < 27:
+        group = range(k - min(k % 9, 2), k + min(8 - k % 9, 2) + 1)
+    else:
+        group = range(27, 31) if k < 31 else range(31, 34)
+    return sum(max(0, 4 - hand[j] - seen[j] - hidden[j]) for j in group) * 64 - k
+
+
+def test_wanzai_tie_break_discards_the_least_connectable_tile():
+    import mjsim
+
+    rules = Rules.load("wanzai")
+    probe = DiscardProbe()
+    game.simulate_chunk(rules, (probe, "greedy", "greedy", "greedy"), 3, 0, 400, 1)
+    assert 20 < len(probe.differ) < probe.turns / 2     # about one turn in five is such a tie
+    for hand, seen, melds, new, old in probe.differ:
+        hidden = [0] * 34
+        for kind, tiles in melds:
+            if kind == "concealed_kong":
+                hidden[tiles[0]] = 4
+        kinds = [k for k in range(34) for _ in range(hand[k])]
+        declared = [(kind, [t for t in tiles]) for kind, tiles in melds]
+        after = [list(kinds) for _ in range(2)]
+        after[0].remove(new)
+        after[1].remove(old)
+        # a tie: the same shanten either way, and the new rule's key is the lower one
+        assert mjsim.shanten(rules, after[0], declared) == mjsim.shanten(rules, after[1], declared)
+        assert _tie_key(hand, seen, hidden, new) < _tie_key(hand, seen, hidden, old)
+
+
+def test_anhua_greedy_plays_as_before():
+    rules = Rules.load("anhua")
+    a, _ = game.simulate_chunk(rules, ("greedy",) * 4, 4, 0, 300, 1)
+    b, _ = game.simulate_chunk(rules, ("greedy_v1",) * 4, 4, 0, 300, 1)
+    assert all((a[f"delta_{s}"] == b[f"delta_{s}"]).all() for s in range(4))
+    assert (a["draws"] == b["draws"]).all()

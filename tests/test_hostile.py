@@ -176,7 +176,7 @@ def test_the_readme_query_examples_run(dataset, capsys, monkeypatch, tmp_path):
     (["--chunk", str(10**12)], "--chunk must be at most 1,000,000"),
     (["--workers", "-1"], "--workers must be 1 or more"),
     (["--out", ""], "--out is empty"),
-    (["--rules", "/dev/zero"], "/dev/zero: larger than 1 MiB"),
+    (["--rules", "/dev/zero"], "/dev/zero: cannot read rules file: larger than 1 MiB"),
     (["--scheduler-timeout", "0", "--backend", "dask"], "--scheduler-timeout must be"),
     (["--hands", "abc"], "Invalid value for '--hands'"),
 ])
@@ -202,8 +202,8 @@ def test_a_huge_run_plans_its_chunks_lazily(tmp_path, monkeypatch, capsys):
                        "--out", tmp_path / "run", "--no-progress")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert code == 130 and "2 of 1,250,000,000,000 chunks" not in err
-    assert "interrupted: 2 of 1250000000000 chunks" in one_line(err)
+    assert code == 130
+    assert "interrupted: 2 of 1,250,000,000,000 chunks" in one_line(err)
     assert time.monotonic() - t < 60 and peak < 100 << 20
     assert not isinstance(runner.plan_chunks(runner.make_spec(WANZAI, hands=10**15)), list)
 
@@ -316,3 +316,15 @@ def test_core_wrappers_survive_random_arguments():
                 f()
             except (ValueError, OverflowError):
                 pass
+
+
+def test_a_symlink_inside_the_dataset_does_not_lead_outside(tmp_path, capsys):
+    import fake_game
+
+    data = fake_game.make_dataset(tmp_path / "data", hands=800, chunk=800)
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.txt").write_text("do not read")
+    (data / "peek").symlink_to(secret)
+    code, out, err = cli(capsys, "query", data, f"SELECT content FROM read_text('{data}/peek/key.txt')")
+    assert code == 2 and "do not read" not in out and "Permission" in one_line(err)

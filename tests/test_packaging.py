@@ -23,7 +23,9 @@ def test_version_option(capsys):
 def test_py_typed_ships_and_dask_is_an_extra():
     assert resources.files("mjsim").joinpath("py.typed").is_file()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["mjsim"]
+    data = project["tool"]["setuptools"]["package-data"]["mjsim"]
+    assert "py.typed" in data and "report_template.html" in data          # the HTML report's template
+    assert resources.files("mjsim").joinpath("report_template.html").is_file()
     deps = " ".join(project["project"]["dependencies"])
     assert "dask" not in deps and "distributed" not in deps
     assert any("dask[distributed]" in d for d in project["project"]["optional-dependencies"]["dask"])

@@ -157,9 +157,16 @@ def test_wanzai_quanqiuren():
     props = fs("pinghu", "quanqiuren")
     # on a discard: 全求人 2 ties 平胡 2; 全求人 is further down the table
     assert wz("77p", "7p", melds=melds) == (True, "quanqiuren", props, 2)
-    # self-draw: brief says it stays a candidate with values["quanqiuren"][1] (= pinghu self 1);
-    # the tie again goes to quanqiuren, points are the pinghu self value either way
-    assert wz("77p", "7p", melds=melds, self_draw=True) == (True, "quanqiuren", props, 1)
+    # self-draw: RULES §2.2 makes it a 平胡 self-draw (如果自摸自能算平胡自摸): pattern and
+    # value, and quanqiuren is no property then; so does a robbed kong (scored as a self-draw)
+    assert wz("77p", "7p", melds=melds, self_draw=True) == (True, "pinghu", fs("pinghu"), 1)
+    assert wz("77p", "7p", melds=melds, context="qiangganghu") == (True, "pinghu", fs("pinghu"), 1)
+    # the house variant keeps it, with values["quanqiuren"][1]
+    high = dict(R.WANZAI_DEFAULT_VALUES, quanqiuren=(2, 3))
+    pair = R.parse_hand("77p")
+    assert R.wanzai_evaluate(pair, melds, k("7p"), True, None, high, quanqiuren_self="quanqiuren") == (
+        True, "quanqiuren", props, 3)
+    assert R.wanzai_evaluate(pair, melds, k("7p"), True, None, high) == (True, "pinghu", fs("pinghu"), 1)
     # a concealed kong breaks 全求人
     broken = melds[:3] + [meld("concealed_kong", "9999s")]
     assert wz("77p", "7p", melds=broken) == (True, "pinghu", fs("pinghu"), 2)
@@ -311,13 +318,14 @@ def test_anhua_dan_wang_at_face_value():
         assert ah(hand, "3s", p=p) == (True, "yingzhuang", fs("dan_wang"), 4)
     assert ah(hand, "3s", self_draw=True, p=params(hard_if_natural=True)) == (
         True, "yingzhuang", fs("dan_wang"), 4)
+    # RULES §3.2: with hard_if_natural = false a hand complete at face value is 硬莊, full stop
     assert ah(hand, "3s", self_draw=True, p=params(hard_if_natural=False)) == (
-        True, "pinghu", fs("dan_wang"), 2)
-    # robbing a kong: hard only with hard_if_natural
+        True, "yingzhuang", fs("dan_wang"), 4)
+    # robbing a kong: the same either way
     assert ah(hand, "3s", context="qiangganghu", p=params(hard_if_natural=True)) == (
         True, "yingzhuang", fs("dan_wang", "qiangganghu"), 8)
     assert ah(hand, "3s", context="qiangganghu", p=params(hard_if_natural=False)) == (
-        True, "pinghu", fs("dan_wang", "qiangganghu"), 4)
+        True, "yingzhuang", fs("dan_wang", "qiangganghu"), 8)
 
 
 def test_anhua_wild_won_from_discard_is_natural():
@@ -346,7 +354,32 @@ def test_anhua_san_wang():
     # self-draw: hard 4 ties soft 1x4 -> hard preferred
     assert ah(face, "1m", self_draw=True) == (True, "yingzhuang", fs("san_wang"), 4)
     assert ah(face, "1m", self_draw=True, p=params(hard_if_natural=False)) == (
-        True, "pinghu", fs("san_wang"), 4)
+        True, "yingzhuang", fs("san_wang"), 4)
+    # discard_win_wilds = "face_value" lets it win on the discard, as 硬莊
+    assert ah(face, "1m", p=params(discard_win_wilds="face_value")) == (True, "yingzhuang", fs("san_wang"), 4)
+
+
+def test_anhua_hard_if_natural_false_issue_hands():
+    # wild 3m: 234m456m789p234s55s holds 3m, 4m, 4m, all at face value -> 硬莊 4 (not 平胡 單王 2)
+    assert ah("234m 456m 789p 234s 55s", "5s", self_draw=True, indicator="3m",
+              p=params(hard_if_natural=False)) == (True, "yingzhuang", fs("dan_wang"), 4)
+    # wild 5m: 22m345m345m345m666m -> 硬莊 4 x 清一色 2 = 8 (the wild reading would give 16)
+    assert ah("22m 345m 345m 345m 666m", "2m", self_draw=True, indicator="5m",
+              p=params(hard_if_natural=False)) == (True, "yingzhuang", fs("san_wang", "qingyise"), 8)
+    assert ah("22m 345m 345m 345m 666m", "2m", self_draw=True, indicator="5m") == (
+        True, "pinghu", fs("san_wang", "qingyise", "xiaoqidui"), 16)
+
+
+def test_anhua_discard_win_wilds():
+    dan = "123m 456m 789p 22p 345s"            # one wild (5s, indicator 5s) at face value
+    assert ah(dan, "3s", p=params(discard_win_wilds="none")) == NO_WIN
+    assert ah(dan, "3s") == (True, "yingzhuang", fs("dan_wang"), 4)
+    assert ah(dan, "3s", p=params(discard_win_wilds="face_value")) == (True, "yingzhuang", fs("dan_wang"), 4)
+    plain = "123m 456m 789p 22p 789s"          # no wild
+    for mode in ("none", "dan_wang_face_value", "face_value"):
+        assert ah(plain, "7s", p=params(discard_win_wilds=mode)) == (True, "yingzhuang", fs(), 4)
+        # a wild reading never wins on a plain discard
+        assert ah("123m 456m 789p 22p 13s 5s", "1s", p=params(discard_win_wilds=mode)) == NO_WIN
 
 
 def test_anhua_si_liu_qi_wang():

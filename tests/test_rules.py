@@ -26,25 +26,28 @@ from mjsim.rules import (
 # the installed package's files (tests run against an installed mjsim, editable or not)
 RULES_DIR = Path(mjsim_rules_module.__file__).parent / "rules"
 
-# The defaults of RULES.md, written out independently of the shipped files.
+# The defaults of RULES.md, copied from its text (the section of each is given), not from
+# the shipped files or the code.  Key order is the schema's (the shipped files' order).
 WANZAI_DEFAULTS = {
-    "rules": "wanzai",
-    "base": 1,
-    "wall_model": "table",
-    "honor_chow": True,
-    "multiple_ron": True,
-    "added_kong_on_draw_only": True,
-    "kong_pay_on_draw": True,
-    "dealer_pays_double": False,
-    "pass_ron_lock": "until_own_discard",
-    "fire": [0.0, 0.0, 0.0, 0.0],
-    "fire_min_hands": 4,
-    "piao": [0, 0, 0, 0],
-    "rob_kong_pays": "all",
-    "dealer_next": "winner",
-    "dealer_on_draw": "stay",
-    "kong_values": {"added": 1, "exposed": 2, "concealed": 2},
-    "values": {
+    "rules": "wanzai",                          # §2 (rules = "wanzai")
+    "base": 1,                                  # §1 Units, §2.3 "in units of base = 1"
+    "wall_model": "table",                      # §1 Wall and dice
+    "honor_chow": True,                         # §2.1
+    "multiple_ron": True,                       # §2.1 一炮多響
+    "added_kong_on_draw_only": True,            # §2.1 摸到即槓
+    "kong_pay_on_draw": True,                   # §2.4
+    "dealer_pays_double": False,                # §2.5 打莊帶火
+    "pass_ron_lock": "until_own_discard",       # §2.1 漏胡
+    "fire": [0.0, 0.0, 0.0, 0.0],               # §2.5 上火
+    "fire_min_hands": 4,                        # §2.5
+    "piao": [0, 0, 0, 0],                       # §2.5 飄
+    "rob_kong_pays": "all",                     # §2.5 搶槓
+    "quanqiuren_self": "pinghu",                # §2.2 全求人 won by self-draw
+    "first_dealer": "random",                   # §1 Sessions and the first dealer
+    "dealer_next": "winner",                    # §2.6
+    "dealer_on_draw": "stay",                   # §2.6
+    "kong_values": {"added": 1, "exposed": 2, "concealed": 2},   # §2.4 欠槓 1, 直槓 2, 暗槓 2
+    "values": {                                 # §2.3 [discard, self]
         "pinghu": [2, 1],
         "shisanlan": [2, 2],
         "qixing_shisanlan": [4, 4],
@@ -64,23 +67,26 @@ WANZAI_DEFAULTS = {
 }
 
 ANHUA_DEFAULTS = {
-    "rules": "anhua",
-    "base": 1,
-    "wall_model": "table",
-    "pair_258": True,
-    "hard_if_natural": True,
-    "multiple_ron": False,
-    "pass_ron_lock": "same_kind_until_own_discard",
-    "rob_kong_pays": "one",
-    "instant_win_categories": ["si_wang", "qi_wang"],
-    "instant_win_score": 2,
-    "kong_min_wall": 5,
-    "buzhang_tiles": 3,
-    "birds": 1,
-    "score_cap": 0,
-    "dealer_next": "winner",
-    "dealer_on_draw": "last_drawer",
-    "multipliers": {
+    "rules": "anhua",                           # §3 (rules = "anhua")
+    "base": 1,                                  # §1 Units, §3.2 "base(1)"
+    "wall_model": "table",                      # §1 Wall and dice
+    "pair_258": True,                           # §3.2
+    "hard_if_natural": True,                    # §3.2 (with it a hand complete both ways is scored both ways)
+    "multiple_ron": False,                      # §3.3 截胡
+    "discard_win_wilds": "dan_wang_face_value",  # §3.3 接炮
+    "added_kong_on_draw_only": True,            # §3.4 碰牌后再次摸到一张同样的牌时即可开杠
+    "pass_ron_lock": "same_kind_until_own_discard",  # §3.3 漏胡: a tile of the same kind, until their own turn
+    "rob_kong_pays": "one",                     # §3.3 搶槓胡
+    "instant_win_categories": ["si_wang", "qi_wang"],  # §3.3 特殊平胡
+    "instant_win_score": 2,                     # §3.3
+    "kong_min_wall": 5,                         # §3.4
+    "buzhang_tiles": 3,                         # §3.4 補章
+    "birds": 1,                                 # §3.5 抓鳥
+    "score_cap": 0,                             # §3.2 (0 = no cap)
+    "first_dealer": "random",                   # §1, §3.6
+    "dealer_next": "winner",                    # §3.6 the winner deals
+    "dealer_on_draw": "last_drawer",            # §3.6 海底
+    "multipliers": {                            # §3.2
         "yingzhuang": 4,
         "pinghu": 1,
         "dan_wang": 2,
@@ -545,3 +551,80 @@ def test_pickle_and_copy(anhua):
 def test_repr_is_short(anhua):
     text = repr(anhua.with_overrides(birds=2))
     assert text.startswith("Rules(") and "anhua-" in text and len(text) < 100
+
+
+# ---- parameters of this round (RULES §1 Sessions, Units and bounds; §2.2; §3.3; §3.4) ---
+
+
+@pytest.mark.parametrize("game,key,bad,allowed", [
+    ("wanzai", "first_dealer", 4, 'a seat 0..3 or "random"'),
+    ("anhua", "first_dealer", "dealer", 'a seat 0..3 or "random"'),
+    ("anhua", "first_dealer", True, 'a seat 0..3 or "random"'),
+    ("wanzai", "quanqiuren_self", "self", '"pinghu", "quanqiuren"'),
+    ("anhua", "discard_win_wilds", "dan_wang", '"dan_wang_face_value", "none", "face_value"'),
+    ("anhua", "added_kong_on_draw_only", "yes", "a boolean"),
+])
+def test_new_parameters_are_validated(tmp_path, game, key, bad, allowed):
+    value = bad if not isinstance(bad, str) else f'"{bad}"'
+    path = write(tmp_path, "house.toml", f'rules = "{game}"\n{key} = {str(value).lower() if isinstance(bad, bool) else value}\n')
+    with pytest.raises(RulesError) as err:
+        Rules.load(path)
+    assert str(path) in str(err.value) and f"'{key}'" in str(err.value) and allowed in str(err.value)
+    assert err.value.key == key
+
+
+@pytest.mark.parametrize("game,key,values", [
+    ("wanzai", "first_dealer", [0, 1, 2, 3, "random"]),
+    ("anhua", "first_dealer", [0, 3, "random"]),
+    ("wanzai", "quanqiuren_self", ["pinghu", "quanqiuren"]),
+    ("anhua", "discard_win_wilds", ["dan_wang_face_value", "none", "face_value"]),
+    ("anhua", "added_kong_on_draw_only", [True, False]),
+])
+def test_new_parameters_accept_every_allowed_value(game, key, values):
+    for v in values:
+        assert Rules.load(game, **{key: v})[key] == v
+    assert "quanqiuren_self" not in SCHEMA["anhua"] and "discard_win_wilds" not in SCHEMA["wanzai"]
+
+
+@pytest.mark.parametrize("game,overrides,key", [
+    ("wanzai", {"base": 2147483647}, "base"),
+    ("wanzai", {"base": 1_000_000_000}, "base"),
+    ("wanzai", {"values.pinghu": [300_000_000, 1], "fire": [0.1, 0.1, 0, 0], "dealer_pays_double": True}, "values.pinghu"),
+    ("wanzai", {"kong_values.concealed": 600_000_000, "fire": [0.1, 0.1, 0, 0]}, "kong_values.concealed"),
+    ("wanzai", {"values.pinghu": [3_000_000_000, 1]}, "values.pinghu"),
+    ("anhua", {"base": 10_000_000}, "base"),
+    ("anhua", {"multipliers.qi_wang": 2**25, "birds": 3}, "multipliers.qi_wang"),
+    ("anhua", {"instant_win_score": 2**31}, "instant_win_score"),
+])
+def test_a_rule_set_whose_largest_payment_overflows_32_bits_is_refused(game, overrides, key):
+    with pytest.raises(RulesError, match="32-bit") as err:
+        Rules.load(game, **overrides)
+    assert err.value.key == key and f"'{key}'" in str(err.value)
+
+
+def test_largest_payment_is_exact_at_the_boundary():
+    from mjsim.rules import PAYMENT_LIMIT, largest_payment
+
+    # Wanzai: 40 x base, no fire/piao/dealer doubling: base = floor(limit / 40) is the largest allowed
+    b = PAYMENT_LIMIT // 40
+    assert largest_payment(Rules.load("wanzai", base=b).as_dict(), "wanzai")[0] == 40 * b
+    with pytest.raises(RulesError):
+        Rules.load("wanzai", base=b + 1)
+    # fire on two seats (2^2), dealer doubling (x2) and piao 2+2 (x base) enter the bound
+    r = Rules.load("wanzai", fire=[0.5, 0.5, 0, 0], dealer_pays_double=True, piao=[2, 2, 0, 0], base=1000)
+    assert largest_payment(r.as_dict(), "wanzai")[0] == 40 * 1000 * 4 * 2 + 4 * 1000
+    # fire on one seat only: at most 2^1
+    r = Rules.load("wanzai", fire=[0.5, 0, 0, 0])
+    assert largest_payment(r.as_dict(), "wanzai")[0] == 80
+    # Anhua: 七王 16 x 清一色 2 x 小七對 2 x a context 2, times 2^birds; a cap bounds it
+    assert largest_payment(Rules.load("anhua").as_dict(), "anhua")[0] == 16 * 2 * 2 * 2 * 2
+    r = Rules.load("anhua", base=10_000_000, score_cap=1000)
+    assert largest_payment(r.as_dict(), "anhua")[0] == 1000
+
+
+def test_cli_refuses_an_overflowing_base_in_one_line():
+    out = subprocess.run([sys.executable, "-m", "mjsim.cli", "hand", "--set", "base=2147483647", "147m258p9s1234567z"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2, out
+    text = (out.stdout + out.stderr).strip()
+    assert "base" in text and "32-bit" in text and "Traceback" not in text and len(text.splitlines()) == 1

@@ -90,10 +90,10 @@ HANDS_COLUMNS = [
     "rules", "seed", "hand_index", "session", "hand_in_session", "dealer", "dice",
     "wild_indicator", "end", "draws", "wall_left", "n_winners", "kongs_exposed", "kongs_added",
     "kongs_concealed", *[f"delta_{s}" for s in range(4)], *[f"fire_{s}" for s in range(4)],
-    *[f"piao_{s}" for s in range(4)],
+    *[f"piao_{s}" for s in range(4)], *[f"claims_{s}" for s in range(4)],
 ]
 WINS_COLUMNS = ["seed", "hand_index", "winner", "discarder", "win_kind", "pattern",
-                "properties", "category", "points", "birds_hit", "received"]
+                "properties", "category", "points", "birds_hit", "received", "turn"]
 
 
 def test_layout_schema_and_metadata(fake, tmp_path):
@@ -105,6 +105,8 @@ def test_layout_schema_and_metadata(fake, tmp_path):
         "hands/variant=wanzai/chunk-s7-000000000000-800.parquet",
         "hands/variant=wanzai/chunk-s7-000000000800-800.parquet",
         "manifest.json",
+        "payments/variant=wanzai/chunk-s7-000000000000-800.parquet",
+        "payments/variant=wanzai/chunk-s7-000000000800-800.parquet",
         "wins/variant=wanzai/chunk-s7-000000000000-800.parquet",
         "wins/variant=wanzai/chunk-s7-000000000800-800.parquet",
     ]
@@ -197,13 +199,13 @@ def test_rerun_skips_completed_chunks_and_redoes_missing_ones(fake, tmp_path):
     assert (again.chunks_done, again.chunks_skipped) == (0, 4)
 
 
-def simulate_interrupted(rules, players, seed, start, count, session_hands):
+def simulate_interrupted(rules, players, seed, start, count, session_hands, payments=False):
     """The fake, but Ctrl-C is pressed when the run reaches hand 1600."""
     if start >= 1600:
         raise KeyboardInterrupt
     import fake_game
 
-    return fake_game.simulate_chunk(rules, players, seed, start, count, session_hands)
+    return fake_game.simulate_chunk(rules, players, seed, start, count, session_hands, payments)
 
 
 def test_interruption_keeps_completed_chunks_and_resumes(fake, tmp_path):

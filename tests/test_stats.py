@@ -91,7 +91,7 @@ def _table(root: Path, name: str):
 
 def test_summary_counts_match_a_direct_count(data):
     root = data["a"]
-    s = stats.summarize(root)
+    s = stats.variant_stats(root)
     hands, wins = _table(root, "hands"), _table(root, "wins")
     rate = {r.key: r for r in s.rates}
     mean = {m.key: m for m in s.means}
@@ -107,26 +107,97 @@ def test_summary_counts_match_a_direct_count(data):
     assert rate["pattern", "qingyise_san_haohua_qixiaodui"].n == 8000   # listed even if rare
     assert rate["win kind", "rob_kong"].count == 0                       # never happens in the fake
     assert rate["kongs", "hands with exposed kong"].count == sum(h["kongs_exposed"] > 0 for h in hands)
+    for seat in range(4):
+        assert rate["seat", f"seat {seat} wins"].count == len({w["hand_index"] for w in wins if w["winner"] == seat})
+        assert rate["seat", f"seat {seat} deals in"].count == len(
+            {w["hand_index"] for w in wins if w["discarder"] == seat})
 
     d0 = np.array([h["delta_0"] for h in hands], float)
     assert mean["score", "seat 0"].mean == pytest.approx(d0.mean())
     assert mean["score", "seat 0"].sd == pytest.approx(d0.std(ddof=1))
     dealer = np.array([h[f"delta_{h['dealer']}"] for h in hands], float)
-    others = np.array([h[f"delta_{s}"] for h in hands for s in range(4) if s != h["dealer"]], float)
+    others = np.array([[h[f"delta_{s}"] for s in range(4) if s != h["dealer"]] for h in hands], float)
     assert mean["score", "dealer"].mean == pytest.approx(dealer.mean())
-    assert mean["score", "non-dealer"].n == len(others) == 24000
-    assert mean["score", "non-dealer"].mean == pytest.approx(others.mean(), abs=1e-9)
-    assert mean["score", "non-dealer"].sd == pytest.approx(others.std(ddof=1))
+    # one value per hand: the dealer minus the mean of the three others
+    adv = dealer - others.mean(axis=1)
+    m = mean["score", "dealer − non-dealer"]
+    assert (m.n, m.mean, m.sd) == (8000, pytest.approx(adv.mean()), pytest.approx(adv.std(ddof=1)))
+    assert ("score", "non-dealer") not in mean
     assert mean["hand", "live tiles drawn"].max == max(h["draws"] for h in hands)
 
-    lo, hi = rate["outcome", "win"].ci
-    assert (lo, hi) == stats.wilson(rate["outcome", "win"].count, 8000)
+    # per pattern: points per win and share of all win money
+    pts = [w["points"] for w in wins if w["pattern"] == "pinghu"]
+    assert mean["pattern points", "pinghu"].mean == pytest.approx(np.mean(pts))
+    money = sum(w["received"] for w in wins if w["pattern"] == "pinghu") / sum(w["received"] for w in wins)
+    assert rate["pattern money", "pinghu"].freq == pytest.approx(money)
+
+    r = rate["outcome", "win"]
+    assert r.deff >= 1 and r.ci == stats.wilson(r.count / r.deff, 8000 / r.deff)
     x, c = s.histograms["score per hand"]["dealer"]
     assert c.sum() == 8000 and dict(zip(x.tolist(), c.tolist()))[0] == int((dealer == 0).sum())
+    spread = {d["seat"]: d for d in s.session_spread}
+    per_session = {}
+    for h in hands:
+        per_session[h["session"]] = per_session.get(h["session"], 0) + h["delta_0"]
+    assert spread["0"]["sd"] == pytest.approx(np.std(list(per_session.values()), ddof=1))
+    assert spread["0"]["sessions"] == 500
+
+
+def _frame(root: Path, table: str, variant: str | None = None):
+    import pandas as pd
+
+    df = pd.read_parquet(root / table)
+    if variant is not None:
+        df = df[df["variant"] == variant]
+    return df.sort_values(["hand_index"] + (["winner"] if table == "wins" else [])).reset_index(drop=True)
+
+
+def _ols_cluster(y, groups):
+    """statsmodels: OLS of y on a constant, standard error clustered by `groups`, t with G-1 df."""
+    import statsmodels.api as sm
+
+    fit = sm.OLS(np.asarray(y, float), np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": np.asarray(groups)},
+                                                             use_t=True)
+    return fit.params[0], fit.bse[0], tuple(fit.conf_int()[0]), fit.pvalues[0]
+
+
+def test_clustered_errors_match_statsmodels(data):
+    root = data["a"]
+    s = stats.variant_stats(root)
+    h, w = _frame(root, "hands"), _frame(root, "wins")
+    mean = {m.key: m for m in s.means}
+    rate = {r.key: r for r in s.rates}
+    deltas = h[[f"delta_{k}" for k in range(4)]].to_numpy()
+    dealer = deltas[np.arange(len(h)), h["dealer"].to_numpy()]
+    b, se, ci, _ = _ols_cluster(dealer, h["session"])
+    m = mean["score", "dealer"]
+    assert (m.mean, m.se) == (pytest.approx(b), pytest.approx(se, rel=1e-9))
+    assert m.ci == (pytest.approx(ci[0], rel=1e-9), pytest.approx(ci[1], rel=1e-9))
+    # a mean per win: the wins are the units, clustered by their session
+    b, se, ci, _ = _ols_cluster(w["points"], w["hand_index"] // 16)
+    m = mean["win", "points per win"]
+    assert (m.mean, m.se, m.ci[0]) == (pytest.approx(b), pytest.approx(se, rel=1e-9), pytest.approx(ci[0], rel=1e-9))
+    b, se, _, _ = _ols_cluster(h["end"] == "win", h["session"])
+    assert rate["outcome", "win"].se == pytest.approx(se, rel=1e-9)
+
+
+def test_fire_carries_over_and_its_interval_widens(tmp_path):
+    root = make_dataset(tmp_path / "fire", simulator="fake_game:simulate_chunk_fire")
+    s = stats.variant_stats(root)
+    fire = next(r for r in s.rates if r.key == ("fire", "seat 0 on fire"))
+    h = _frame(root, "hands")
+    _, se, _, _ = _ols_cluster(h["fire_0"] > 0, h["session"])
+    assert fire.se == pytest.approx(se, rel=1e-9)
+    # a whole session on fire or not: design effect near the session length
+    assert fire.deff > 8
+    lo, hi = fire.ci
+    plain = stats.wilson(fire.count, fire.n)
+    assert hi - lo > 2.5 * (plain[1] - plain[0])
+    assert lo < fire.freq < hi
 
 
 def test_anhua_summary_has_wild_categories_and_birds(data):
-    s = stats.summarize(data["anhua"])
+    s = stats.variant_stats(data["anhua"])
     sections = {r.section for r in s.rates}
     assert {"wild category", "birds"} <= sections
     birds = next(r for r in s.rates if r.section == "birds")
@@ -139,10 +210,10 @@ def test_anhua_summary_has_wild_categories_and_birds(data):
 
 
 def test_clearly_different_pair_is_flagged(data):
-    a, b = stats.summarize(data["a"]), stats.summarize(data["few_wins"])
-    by_key = {(c.section, c.name): c for c in stats.compare(a, b)}
+    a, b = stats.variant_stats(data["a"]), stats.variant_stats(data["few_wins"])
+    by_key = {(c.section, c.name): c for c in stats.compare(a, b, paired=False)}
     win = by_key["outcome", "win"]
-    assert win.test == stats.RATE_TEST and win.significant and win.p < 1e-12
+    assert win.test == stats.RATE_TEST and win.significant and win.p < 1e-12 and not win.paired
     assert win.diff == pytest.approx(b.rates[0].freq - a.rates[0].freq)
     assert win.ci[0] < win.diff < win.ci[1] < 0       # fewer wins, the whole interval below 0
     draw = by_key["outcome", "draw"]
@@ -151,16 +222,150 @@ def test_clearly_different_pair_is_flagged(data):
 
 
 def test_identical_data_is_never_flagged(data):
-    a = stats.summarize(data["a"])
-    comps = stats.compare(a, a)
-    assert comps and not any(c.significant for c in comps)
-    assert all(c.diff == 0 for c in comps)
+    a = stats.variant_stats(data["a"])
+    for paired in (False, True):
+        comps = stats.compare(a, a, paired=paired)
+        assert comps and not any(c.significant for c in comps)
+        assert all(c.diff == 0 for c in comps)
+    # paired with itself: every hand identical, nothing to test
+    assert all(not c.tested for c in stats.compare(a, a))
 
 
-def test_same_game_other_seed_is_not_flagged_on_the_win_rate(data):
-    a, b = stats.summarize(data["a"]), stats.summarize(data["a_other_seed"])
+def test_same_game_other_seed_is_unpaired_and_not_flagged_on_the_win_rate(data):
+    a, b = stats.variant_stats(data["a"]), stats.variant_stats(data["a_other_seed"])
+    pair = stats.pairing(a, b)
+    assert not pair.paired and "seed" in pair.reason
     win = next(c for c in stats.compare(a, b) if (c.section, c.name) == ("outcome", "win"))
-    assert win.p > 0.05 and win.ci[0] < 0 < win.ci[1]
+    assert not win.paired and win.p > 0.05 and win.ci[0] < 0 < win.ci[1]
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    """Two variants on the same walls: the fake scales every score with `base`."""
+    from mjsim import runner
+
+    root = tmp_path_factory.mktemp("sweep") / "s"
+    specs = runner.sweep_specs(WANZAI, [("base", ["1", "2"])], hands=8000, chunk=4000, seed=3)
+    runner.run(specs, root, workers=1, progress=False, simulator="fake_game:simulate_chunk")
+    return root
+
+
+def test_paired_differences_match_statsmodels(sweep):
+    a, b = stats.summarize_all(sweep)
+    [(pair, comps)] = stats.compare_all(a, [b])
+    assert pair.paired and pair.hands == 8000 and pair.identical == 8000    # scoring-only change
+    by_key = {(c.section, c.name): c for c in comps}
+    ha, hb = _frame(sweep, "hands", "base=1"), _frame(sweep, "hands", "base=2")
+    assert (ha["hand_index"] == hb["hand_index"]).all()
+    for seat in range(4):
+        d = hb[f"delta_{seat}"] - ha[f"delta_{seat}"]
+        est, se, ci, p = _ols_cluster(d, ha["session"])
+        c = by_key["score", f"seat {seat}"]
+        assert c.paired and c.test == stats.PAIRED_TEST
+        assert c.diff == pytest.approx(est)
+        assert c.ci == (pytest.approx(ci[0], rel=1e-9), pytest.approx(ci[1], rel=1e-9))
+        assert c.p == pytest.approx(p, rel=1e-6)
+    # the unpaired interval of the same difference is much wider (same walls, correlated)
+    unpaired = {(c.section, c.name): c for c in stats.compare(a, b, paired=False)}
+    for key in (("score", "dealer"), ("win", "points per win")):
+        width = by_key[key].ci[1] - by_key[key].ci[0]
+        assert unpaired[key].ci[1] - unpaired[key].ci[0] > 1.2 * width
+    # play is identical: pattern rates are identical in every hand and not tested
+    assert not by_key["pattern", "pinghu"].tested and by_key["pattern", "pinghu"].diff == 0
+    assert by_key["win", "points per win"].significant
+
+
+def test_adjusted_p_is_holm_over_every_tested_comparison(sweep):
+    from statsmodels.stats.multitest import multipletests
+
+    a, b = stats.summarize_all(sweep)
+    for method in ("holm", "fdr_bh"):
+        [(_, comps)] = stats.compare_all(a, [b], paired=False, adjust=method)
+        tested = [c for c in comps if c.tested]
+        want = multipletests([c.p for c in tested], alpha=0.05, method=method)[1]
+        assert [c.p_adj for c in tested] == pytest.approx(list(want))
+        assert all(c.significant == (c.p_adj < 0.05) for c in tested)
+        assert all(c.p_adj is None and not c.significant for c in comps if not c.tested)
+
+
+def _stats_with(rate: stats.Rate, *, hands: int, game="wanzai", **info) -> stats.VariantStats:
+    return stats.VariantStats("v", game, hands, 0, rates=[rate], info=info)
+
+
+def test_rare_counts_use_exact_tests():
+    from scipy.stats import fisher_exact
+
+    a = _stats_with(stats.Rate("pattern", "qixiaodui", 0, 1000), hands=1000)
+    b = _stats_with(stats.Rate("pattern", "qixiaodui", 4, 1000), hands=1000)
+    [c] = stats.compare(a, b, adjust="none")
+    assert c.test == stats.FISHER_TEST and c.p == pytest.approx(0.125, abs=1e-3)   # z-test: 0.046
+    assert c.p == pytest.approx(fisher_exact([[0, 1000], [4, 996]])[1])
+
+
+def test_paired_rare_events_use_exact_mcnemar(tmp_path):
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    from mjsim import runner
+
+    root = tmp_path / "r"
+    specs = [runner.make_spec(WANZAI, hands=1600, chunk=800, seed=5, label=v) for v in ("one", "few")]
+    runner.run(specs[0], root, workers=1, progress=False, simulator="fake_game:simulate_chunk")
+    specs[1] = runner.make_spec(WANZAI.with_overrides(base=2), hands=1600, chunk=800, seed=5, label="few")
+    runner.run(specs[1], root, workers=1, progress=False, simulator="fake_game:simulate_chunk_few_wins")
+    a, b = stats.summarize_all(root)
+    by_key = {(c.section, c.name): c for c in stats.compare(a, b, adjust="none")}
+    ha, hb = _frame(root, "hands", "one"), _frame(root, "hands", "few")
+    wa, wb = _frame(root, "wins", "one"), _frame(root, "wins", "few")
+    exact = 0
+    for pattern in mjsim.PATTERNS[:15]:
+        ia = ha["hand_index"].isin(wa[wa["pattern"] == pattern]["hand_index"])
+        ib = hb["hand_index"].isin(wb[wb["pattern"] == pattern]["hand_index"])
+        up, down = int((ib & ~ia).sum()), int((ia & ~ib).sum())
+        c = by_key["pattern", pattern]
+        assert c.diff == pytest.approx(ib.mean() - ia.mean())
+        if 0 < up + down < stats.EXACT_BELOW:
+            assert c.test == stats.MCNEMAR_TEST
+            assert c.p == pytest.approx(mcnemar([[0, down], [up, 0]], exact=True).pvalue)
+            exact += 1
+        else:
+            assert c.test == stats.PAIRED_TEST
+    assert exact > 0
+
+
+def test_wanzai_and_anhua_are_not_compared(data, capsys):
+    from mjsim.cli import main
+
+    a, b = stats.variant_stats(data["a"]), stats.variant_stats(data["anhua"])
+    with pytest.raises(ValueError, match="cannot compare a wanzai dataset with an anhua one"):
+        stats.compare(a, b)
+    assert main(["compare", str(data["a"]), str(data["anhua"]), "--html", "/dev/null"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot compare a wanzai dataset with an anhua one" in err[0]
+
+
+def test_measures_the_change_defines_are_not_tested(tmp_path):
+    from mjsim import runner
+
+    root = tmp_path / "birds"
+    specs = runner.sweep_specs(mjsim.Rules.load("anhua"), [("birds", ["0", "2"])], hands=1600, chunk=800, seed=2)
+    runner.run(specs, root, workers=1, progress=False, simulator="fake_game:simulate_chunk")
+    a, b = stats.summarize_all(root)
+    comps = {(c.section, c.name): c for c in stats.compare(a, b)}
+    bird = comps["birds", "wins with a bird hit"]
+    assert not bird.tested and not bird.significant and "birds" in bird.note
+    assert comps["outcome", "win"].note == "not tested: identical in every hand"
+
+
+def test_summaries_are_dataframes(data):
+    import pandas as pd
+
+    df = stats.summarize(data["a"])
+    assert isinstance(df, pd.DataFrame) and {"measure", "chinese", "estimate", "ci_low", "ci_high"} <= set(df.columns)
+    row = df[(df["section"] == "pattern") & (df["measure"] == "qixiaodui")].iloc[0]
+    assert row["chinese"] == "七小對" and row["ci_low"] <= row["estimate"] <= row["ci_high"]
+    assert "<table" in stats.variant_stats(data["a"])._repr_html_()
+    q = stats.query_frame(data["a"], 'SELECT "end", count(*) AS n FROM hands GROUP BY 1 ORDER BY 1')
+    assert isinstance(q, pd.DataFrame) and list(q.columns) == ["end", "n"] and q["n"].sum() == 8000
 
 
 # ------------------------------------------------------------------------------------
@@ -171,13 +376,13 @@ def test_query_and_errors(data, tmp_path):
     columns, rows = stats.query(data["a"], 'SELECT "end", count(*) FROM hands GROUP BY 1 ORDER BY 1')
     assert columns[0] == "end" and sum(r[1] for r in rows) == 8000
     _, [(n,)] = stats.query(data["a"], "SELECT count(*) FROM wins JOIN hands USING (variant, seed, hand_index)")
-    assert n == stats.summarize(data["a"]).wins
+    assert n == stats.variant_stats(data["a"]).wins
     with pytest.raises(ValueError, match="query failed"):
         stats.query(data["a"], "SELECT * FROM nowhere")
     with pytest.raises(ValueError, match="holds no mjsim dataset"):
         stats.query(tmp_path, "SELECT 1")
     with pytest.raises(OSError, match="no such dataset directory"):
-        stats.summarize(tmp_path / "missing")
+        stats.variant_stats(tmp_path / "missing")
 
 
 def test_several_variants_must_be_named(tmp_path):
@@ -186,7 +391,24 @@ def test_several_variants_must_be_named(tmp_path):
     make_dataset(root, hands=1600, rules=WANZAI.with_overrides(base=2))
     assert stats.variants(root)[0] == "wanzai" and len(stats.variants(root)) == 2
     with pytest.raises(ValueError, match="holds 2 variants"):
-        stats.summarize(root)
+        stats.variant_stats(root)
     other = stats.variants(root)[1]
-    assert stats.summarize(root, other).variant == other
+    assert stats.variant_stats(root, other).variant == other
     assert [s.variant for s in stats.summarize_all(root)] == stats.variants(root)
+
+
+def test_turn_claims_and_money_measures(data):
+    root = data["a"]
+    s = stats.variant_stats(root)
+    mean = {m.key: m for m in s.means}
+    rate = {r.key: r for r in s.rates}
+    h, w, p = _frame(root, "hands"), _frame(root, "wins"), _frame(root, "payments")
+    assert mean["win", "winning turn"].mean == pytest.approx(w["turn"].mean())
+    claims = h[[f"claims_{k}" for k in range(4)]].sum(axis=1)
+    assert mean["hand", "claims per hand"].mean == pytest.approx(claims.mean())
+    assert mean["seat", "seat 2 claims per hand"].mean == pytest.approx(h["claims_2"].mean())
+    total = p["amount"].sum()
+    for reason in ("win", "kong_concealed"):
+        r = rate["money", reason]
+        assert r.freq == pytest.approx(p.loc[p["reason"] == reason, "amount"].sum() / total)
+        assert r.unit == "points"

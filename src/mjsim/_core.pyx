@@ -41,7 +41,8 @@ cdef class CoreConfig:
     cdef EvalConfig cfg
 
     def __init__(self, str game, int base, values=(), *, bint pair_258=True,
-                 bint hard_if_natural=True, int score_cap=0, multipliers=None):
+                 bint hard_if_natural=True, int score_cap=0, multipliers=None,
+                 bint quanqiuren_self=False, int discard_wilds=_eval.DISCARD_WILDS_DAN):
         cdef int i
         if game not in ("wanzai", "anhua"):
             raise ValueError(f"game must be 'wanzai' or 'anhua', got {game!r}")
@@ -56,6 +57,8 @@ cdef class CoreConfig:
             self.cfg.values[i][1] = self_
         self.cfg.pair_258 = pair_258
         self.cfg.hard_if_natural = hard_if_natural
+        self.cfg.quanqiuren_self = quanqiuren_self
+        self.cfg.discard_wilds = discard_wilds
         self.cfg.score_cap = score_cap
         m = multipliers or {}
         self.cfg.m_hard = m.get("yingzhuang", 4)

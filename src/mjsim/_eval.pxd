@@ -42,6 +42,12 @@ cdef enum:
     CTX_QIANGGANGHU = 2
     CTX_GANGSHANGPAO = 3
 
+# discard_win_wilds (Anhua RULES §3.3): which hands holding wilds may win on a plain discard
+cdef enum:
+    DISCARD_WILDS_NONE = 0           # no wild tile in hand
+    DISCARD_WILDS_DAN = 1            # no wild or 單王, complete at face value (default)
+    DISCARD_WILDS_FACE = 2           # any wilds, complete at face value
+
 cdef enum:
     CAT_NONE = 0
     CAT_DAN = 1
@@ -54,6 +60,8 @@ ctypedef struct EvalConfig:
     int game
     int base
     int values[N_WANZAI_VALUES][2]   # Wanzai [discard, self]
+    int quanqiuren_self              # Wanzai: 1 = a self-drawn 全求人 scores as quanqiuren (house variant)
+    int discard_wilds                # Anhua: DISCARD_WILDS_*
     int pair_258                     # Anhua
     int hard_if_natural
     int score_cap
@@ -81,6 +89,7 @@ ctypedef struct EvalResult:
     int hard                         # Anhua: scored as 硬莊
 
 cdef int category_of(int a, int b) noexcept nogil
+cdef bint discard_category_ok(const EvalConfig* cfg, int cat) noexcept nogil
 cdef int wild_kinds(int indicator, int* a_kind, int* b_kind) noexcept nogil
 cdef void evaluate(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int win_tile,
                    bint self_draw, int indicator, int context, EvalResult* out) noexcept nogil

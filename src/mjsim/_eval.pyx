@@ -5,7 +5,7 @@ Everything here runs without the GIL on fixed-size arrays.  A hand is split into
 (three suits, and for Wanzai the seven honors); per-group tables (see _tables.pyx) answer
 "how many jokers/tiles are missing", so Anhua's wilds are just jokers added to that sum.
 """
-from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
+from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t, int64_t
 from libc.string cimport memcpy, memset
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
                             DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
@@ -27,6 +27,16 @@ cdef int category_of(int a, int b) noexcept nogil:
     if a <= 2 and b <= 2:
         return CAT_DAN
     return CAT_SAN
+
+
+cdef bint discard_category_ok(const EvalConfig* cfg, int cat) noexcept nogil:
+    """May a hand with these wilds (the won tile not counted) win on a plain discard, if
+    it is complete at face value?  RULES §3.3 discard_win_wilds."""
+    if cfg.discard_wilds == DISCARD_WILDS_NONE:
+        return cat == CAT_NONE
+    if cfg.discard_wilds == DISCARD_WILDS_DAN:
+        return cat <= CAT_DAN
+    return True
 
 
 cdef int wild_kinds(int indicator, int* a_kind, int* b_kind) noexcept nogil:
@@ -186,11 +196,15 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
     cdef uint32_t cands = 0
     cdef int i, quads = 0, odd = 0, multi = 0, col, best = P_NONE, best_v = -1, row, v
     cdef bint qys
+    # a robbed kong scores as a self-draw (RULES §2.5)
+    col = 1 if (self_draw or context == CTX_QIANGGANGHU) else 0
     if _std_complete(T, c, 4):
         cands |= 1 << P_PINGHU
         if not mi.has_chow and _daqidui_counts(c):
             cands |= 1 << P_DAQIDUI
-        if mi.n == 4 and not mi.has_concealed_kong:
+        # 全求人: four exposed melds, won on a discard; won by self-draw it is 平胡 unless
+        # the house variant (quanqiuren_self) says otherwise (RULES §2.2)
+        if mi.n == 4 and not mi.has_concealed_kong and (col == 0 or cfg.quanqiuren_self):
             cands |= 1 << P_QUANQIUREN
     if mi.n == 0:
         for i in range(N_KINDS):
@@ -206,7 +220,6 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
     if cands == 0:
         return
     qys = _single_suit(_suit_mask(c, 4) | mi.suit_mask)
-    col = 1 if (self_draw or context == CTX_QIANGGANGHU) else 0
     for i in range(9):
         if cands & (1 << i):
             row = QYS_ROW[i] if qys else i
@@ -266,25 +279,38 @@ cdef int _split_jokers(const uint8_t* c, int indicator, int face_value_tile, uin
     return a[0] + b[0]
 
 
+cdef inline int64_t _times(int64_t v, int m) noexcept nogil:
+    """v x m, saturating at 2^62 (v >= 0, m >= 1): with score_cap the factors may be large,
+    and the cap applies to the product."""
+    cdef int64_t limit = (<int64_t>1) << 62
+    return limit if v > limit // m else v * m
+
+
 cdef void _evaluate_anhua(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int win_tile,
                           bint self_draw, int indicator, int context, EvalResult* out) noexcept nogil:
+    """RULES §3.2-3.3.  Basic type: 硬莊 when complete with every wild at face value, else
+    平胡 with the wild multiplier.  hard_if_natural: a hand complete both ways takes the
+    higher score; without it such a hand is 硬莊 whatever a wild reading would give."""
     cdef const Tables* T = tables()
     cdef uint8_t nat[N_KINDS]
-    cdef int a, b, jokers, cat, hard_m, soft_m, hard_score = 0, soft_score = 0, score
+    cdef int a, b, jokers, cat, hard_m, soft_m
+    cdef int64_t hard_score = 0, soft_score = 0, score
     cdef uint32_t hard_props, soft_props, props
     cdef bint plain_discard = not self_draw and context == CTX_NONE
     jokers = _split_jokers(c, indicator, -1 if self_draw else win_tile, nat, &a, &b)
     cat = category_of(a, b)
     out.category = cat
-    if not self_draw and cat > CAT_DAN:
-        return  # 接炮 / 搶槓胡 / 槓上炮 need no wild or 單王 (RULES §3.3)
+    if plain_discard and not discard_category_ok(cfg, cat):
+        return  # 接炮 (RULES §3.3 discard_win_wilds)
+    if not self_draw and not plain_discard and cat > CAT_DAN:
+        return  # 搶槓胡 / 槓上炮 need no wild or 單王 (RULES §3.3)
     hard_m = _anhua_form_multiplier(cfg, T, c, 0, mi, &hard_props)
-    if hard_m and (cat == CAT_NONE or cfg.hard_if_natural or plain_discard):
-        hard_score = cfg.base * cfg.m_hard * hard_m
-    if cat != CAT_NONE and not plain_discard:
+    if hard_m:
+        hard_score = _times(_times(cfg.base, cfg.m_hard), hard_m)
+    if cat != CAT_NONE and not plain_discard and (cfg.hard_if_natural or hard_m == 0):
         soft_m = _anhua_form_multiplier(cfg, T, nat, jokers, mi, &soft_props)
         if soft_m:
-            soft_score = cfg.base * cfg.m_soft * cfg.m_cat[cat] * soft_m
+            soft_score = _times(_times(_times(cfg.base, cfg.m_soft), cfg.m_cat[cat]), soft_m)
     if hard_score == 0 and soft_score == 0:
         return
     if hard_score >= soft_score:
@@ -297,14 +323,14 @@ cdef void _evaluate_anhua(const EvalConfig* cfg, const uint8_t* c, const MeldInf
         props = soft_props
         out.pattern = P_PINGHU
     if context:
-        score *= cfg.m_ctx[context]
+        score = _times(score, cfg.m_ctx[context])
         props |= 1u << (PR_CONTEXT0 + context)
     if cat:
         props |= 1u << (PR_CATEGORY0 + cat)
     if cfg.score_cap and score > cfg.score_cap:
         score = cfg.score_cap
     out.win = 1
-    out.points = score
+    out.points = <int>score   # fits: rules.py refuses a rule set whose payments could not
     out.props = props
 
 

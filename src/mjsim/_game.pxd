@@ -1,6 +1,7 @@
 # The hand loop for Wanzai (RULES §1, §2) and Anhua (§1, §3): state, configuration, events
 # and results.  GameConfig.game selects the rule set; the loop is shared.
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from mjsim cimport _eval
 from mjsim._eval cimport EvalConfig, MeldInfo
 from mjsim._rng cimport Rng
 from mjsim._wall cimport Wall
@@ -141,6 +142,7 @@ ctypedef struct GameConfig:
     int rob_kong_all                # 1: robbed player pays all three shares, 0: one
     int dealer_next_winner          # 1: "winner", 0: "next_on_loss"
     int dealer_on_draw
+    int first_dealer                # seat 0..3, or -1: drawn from the session's seed (RULES §1)
     int kong_values[3]              # indexed by KONG_*
     int players[4]
     double player_opts[4][N_PLAYER_OPTS]
@@ -233,4 +235,25 @@ ctypedef struct Session:
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil
+cdef void start_session(Session* session, const GameConfig* cfg, uint64_t seed,
+                        uint64_t first_hand) noexcept nogil
 cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil
+
+
+# Small helpers the loop and the settlement (_settle.pyx) share.
+cdef inline void log_event(HandState* st, int type, int seat, int tile, int aux,
+                           int value) noexcept nogil:
+    cdef Event* e
+    if st.events == NULL or st.n_events >= MAX_EVENTS:
+        return
+    e = &st.events[st.n_events]
+    e.type = type
+    e.seat = seat
+    e.tile = tile
+    e.aux = aux
+    e.value = value
+    st.n_events += 1
+
+
+cdef inline bint is_anhua(const HandState* st) noexcept nogil:
+    return st.cfg.game == _eval.GAME_ANHUA

@@ -4,7 +4,8 @@
 One hand is a `HandState` (fixed size, no heap) advanced by `play_hand`. Every random
 choice, from the shuffle to a random player's discard, comes from the hand's own RNG,
 seeded by (master seed, hand index), so any hand can be replayed on its own.
-Python entry points are at the end (`NativeGame`); validation lives in game.py.
+Python entry points are at the end (`NativeGame`); validation lives in game.py.  Scoring
+a win and making its payments (and kong payments) is _settle.pyx's concern.
 
 One loop plays both rule sets; `cfg.game` selects Anhua's differences (RULES §3): a
 108-tile wall and a turned-up wild indicator, the special start, discard-win
@@ -15,8 +16,8 @@ code paths (and random numbers) it took before Anhua was added.
 Readings of RULES §3 where it is silent (each is documented where it is implemented):
 - Special start: asked once, right after the indicator is turned, from the dealer in play
   order; the first seat that declares wins at once.  A seat that passes (or whose
-  category only appears later) can never declare afterwards.  `instant_win_score` is the
-  amount each other seat pays (not multiplied by `base`), capped by `score_cap` (> 0); no
+  category only appears later) can never declare afterwards.  `instant_win_score` x base
+  is the amount each other seat pays (RULES §1 Units), capped by `score_cap` (> 0); no
   birds.  Built-in random declares with probability 1/2, every other built-in declares.
 - Kong tenpai rule "before": the 13-tile hand at the start of the turn (the hand minus the
   tile just drawn); for an exposed kong the hand before the discard; for the dealer's
@@ -50,6 +51,8 @@ from libc.string cimport memset, memcpy
 from mjsim cimport _eval
 from mjsim._eval cimport EvalConfig, MeldInfo, EvalResult
 from mjsim._rng cimport Rng, rng_seed, rng_below, rng_uniform
+from mjsim._settle cimport (pay_kong, refund_kongs, self_draw_win, discard_win, rob_kong_win,
+                            pay_win, settle_anhua)
 from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shuffle_tiles,
                           throw_dice, wall_build, wall_deal, draw_live, draw_replacement,
                           live_left)
@@ -85,20 +88,6 @@ cdef inline int max3(int a, int b, int c) noexcept nogil:
     return a if a >= b and a >= c else (b if b >= c else c)
 
 
-cdef inline void log_event(HandState* st, int type, int seat, int tile, int aux,
-                           int value) noexcept nogil:
-    cdef Event* e
-    if st.events == NULL or st.n_events >= MAX_EVENTS:
-        return
-    e = &st.events[st.n_events]
-    e.type = type
-    e.seat = seat
-    e.tile = tile
-    e.aux = aux
-    e.value = value
-    st.n_events += 1
-
-
 cdef void add_meld(SeatState* p, int kind, int t0, int t1, int t2, int t3,
                    int from_seat) noexcept nogil:
     """Record a meld and keep the evaluator's MeldInfo in step."""
@@ -130,59 +119,6 @@ cdef int find_pung(const SeatState* p, int k) noexcept nogil:
     return -1
 
 
-# ================================================================ payments
-
-cdef int64_t share(const HandState* st, int payer, int receiver, int64_t amount,
-                   bint win) noexcept nogil:
-    """One payment from payer to receiver after fire, dealer doubling and (wins) piao."""
-    cdef const GameConfig* cfg = st.cfg
-    cdef int64_t v = amount << (st.fire[payer] + st.fire[receiver])
-    if cfg.dealer_pays_double and payer == st.dealer:
-        v *= 2
-    if win:
-        v += cfg.piao[payer] + cfg.piao[receiver]
-    return v
-
-
-cdef void transfer(HandState* st, int payer, int receiver, int64_t value, int reason,
-                   int pattern) noexcept nogil:
-    """Make one payment: the deltas, the hand's payment list and the event log."""
-    cdef PayRec* r
-    st.deltas[payer] -= value
-    st.deltas[receiver] += value
-    if st.n_pays < MAX_PAYMENTS:
-        r = &st.pays[st.n_pays]
-        r.payer = payer
-        r.receiver = receiver
-        r.amount = value
-        r.reason = reason
-        r.pattern = pattern
-        st.n_pays += 1
-    log_event(st, EV_PAY, payer, reason, receiver, <int32_t>value)
-
-
-cdef void pay_kong(HandState* st, int s, int kong_type, int discarder) noexcept nogil:
-    cdef int i, q, amount = st.cfg.kong_values[kong_type]
-    cdef int reason = PAY_KONG_ADDED + kong_type
-    st.kongs[kong_type] += 1
-    if is_anhua(st):
-        return   # RULES §3.4: no kong payments
-    if kong_type == KONG_EXPOSED:
-        transfer(st, discarder, s, share(st, discarder, s, amount, False), reason, -1)
-        return
-    for i in range(1, 4):
-        q = (s + i) & 3
-        transfer(st, q, s, share(st, q, s, amount, False), reason, -1)
-
-
-cdef void refund_kongs(HandState* st) noexcept nogil:
-    """kong_pay_on_draw = false: a drawn hand returns every kong payment, each reversed."""
-    cdef int i, n = st.n_pays
-    cdef PayRec r
-    for i in range(n):
-        r = st.pays[i]
-        if r.reason == PAY_KONG_ADDED or r.reason == PAY_KONG_EXPOSED or r.reason == PAY_KONG_CONCEALED:
-            transfer(st, r.receiver, r.payer, r.amount, PAY_KONG_REFUND, -1)
 
 
 # ================================================================ wins
@@ -223,14 +159,20 @@ cdef inline bint _all_even(const uint8_t* hand) noexcept nogil:
 
 cdef bint can_win_on(const HandState* st, int s, int tile, int context) noexcept nogil:
     """May seat s win on another seat's `tile`?  Wanzai: complete with it.  Anhua (RULES
-    §3.3): a discard needs no wild or 單王 and completion at face value; robbing a kong
-    and 槓上炮 need no wild or 單王, wilds substituting (the won tile is its face value)."""
+    §3.3): a discard needs completion at face value, holding only the wilds that
+    discard_win_wilds allows; robbing a kong and 槓上炮 need no wild or 單王, wilds
+    substituting (the won tile is its face value)."""
     cdef SeatState* p = <SeatState*>&st.seat[s]
     cdef EvalResult r
     cdef bint ok
+    cdef int cat
     if not is_anhua(st):
         return can_win_with(st, s, tile)
-    if hand_category(st, p.hand) > _eval.CAT_DAN:
+    cat = hand_category(st, p.hand)
+    if context == _eval.CTX_NONE:
+        if not _eval.discard_category_ok(&st.cfg.ev, cat):
+            return False
+    elif cat > _eval.CAT_DAN:
         return False
     p.hand[tile] += 1
     if context == _eval.CTX_NONE:
@@ -259,151 +201,10 @@ cdef void lock_after_pass(HandState* st, int s, int tile) noexcept nogil:
         st.seat[s].lock_kind[tile] = 1
 
 
-cdef WinRec* record_win(HandState* st, int s, int tile, int payer, bint self_draw,
-                        int context) noexcept nogil:
-    """Evaluate seat s's complete hand (the tile already in it) and log the win."""
-    cdef EvalResult r
-    cdef WinRec* w = &st.wins[st.n_winners]
-    _eval.evaluate(&st.cfg.ev, st.seat[s].hand, &st.seat[s].mi, tile, self_draw, st.indicator,
-                   context, &r)
-    st.n_winners += 1
-    w.winner = s
-    w.payer = payer
-    w.tile = tile
-    w.pattern = r.pattern
-    w.props = r.props
-    w.points = r.points
-    w.received = 0
-    w.turn = st.seat[s].n_discarded + 1
-    w.n_paid = 0
-    w.category = r.category
-    w.hard = r.hard
-    w.birds_hit = 0
-    w.kind = (WIN_SELF_DRAW if context == _eval.CTX_NONE else WIN_GANGSHANGHUA) if self_draw else (
-        WIN_DISCARD if context == _eval.CTX_NONE else
-        WIN_ROB_KONG if context == _eval.CTX_QIANGGANGHU else WIN_GANGSHANGPAO)
-    log_event(st, EV_WIN, s, tile, payer, r.points)
-    return w
-
-
-cdef void self_draw_win(HandState* st, int s, int tile, int context) noexcept nogil:
-    cdef WinRec* w = record_win(st, s, tile, -1, True, context)
-    cdef int i, q
-    cdef int64_t v
-    st.end = END_SELF_DRAW
-    if is_anhua(st):
-        return   # paid in settle_anhua, after the birds
-    for i in range(1, 4):
-        q = (s + i) & 3
-        v = share(st, q, s, w.points, True)
-        transfer(st, q, s, v, PAY_WIN, w.pattern)
-        w.received += v
-
-
-cdef void discard_win(HandState* st, int s, int tile, int discarder, int context) noexcept nogil:
-    """A win on a discard (context CTX_NONE) or on a 補章 discard (CTX_GANGSHANGPAO)."""
-    cdef WinRec* w
-    cdef int64_t v
-    st.seat[s].hand[tile] += 1
-    w = record_win(st, s, tile, discarder, False, context)
-    st.seat[s].hand[tile] -= 1   # the tile stays in the discarder's pool
-    st.end = END_DISCARD
-    if is_anhua(st):
-        return
-    v = share(st, discarder, s, w.points, True)
-    transfer(st, discarder, s, v, PAY_WIN, w.pattern)
-    w.received = v
-
-
-cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogil:
-    """搶槓: scored as a self-draw; the robbed player pays all three shares or one."""
-    cdef WinRec* w
-    cdef int i, q
-    cdef int64_t v
-    st.seat[s].hand[tile] += 1
-    w = record_win(st, s, tile, robbed, False, _eval.CTX_QIANGGANGHU)
-    st.seat[s].hand[tile] -= 1
-    st.end = END_ROB_KONG
-    if is_anhua(st):
-        return
-    if st.cfg.rob_kong_all:
-        for i in range(1, 4):
-            q = (s + i) & 3
-            v = share(st, q, s, w.points, True)   # each share with its own payer's factors
-            transfer(st, robbed, s, v, PAY_WIN, w.pattern)
-            w.received += v
-    else:
-        v = share(st, robbed, s, w.points, True)
-        transfer(st, robbed, s, v, PAY_WIN, w.pattern)
-        w.received = v
-
-
-# ================================================================ Anhua: birds and payments
-
-cdef inline int bird_seat(int winner, int tile) noexcept nogil:
-    """Rank v points at seat winner + (v-1) mod 4: 1/5/9 the winner, 2/6 下家, 3/7 對家,
-    4/8 上家 (RULES §3.5)."""
-    return (winner + tile % 9) & 3
-
-
-cdef inline int64_t anhua_amount(const HandState* st, int points, int factor_bits) noexcept nogil:
-    """points x 2^(birds on payer + birds on winner), capped by score_cap (> 0)."""
-    cdef int64_t v = (<int64_t>points) << factor_bits
-    if st.cfg.score_cap and v > st.cfg.score_cap:
-        v = st.cfg.score_cap
-    return v
-
-
-cdef void pay_win(HandState* st, WinRec* w, int payer, int points, int bird_exp) noexcept nogil:
-    """One Anhua win payment (bird factor 2^bird_exp, then score_cap), recorded on the win."""
-    cdef int64_t v = anhua_amount(st, points, bird_exp)
-    transfer(st, payer, w.winner, v, PAY_INSTANT if w.kind == WIN_INSTANT else PAY_WIN, w.pattern)
-    w.received += v
-    w.paid_by[w.n_paid] = payer
-    w.paid[w.n_paid] = v
-    w.paid_bird_exp[w.n_paid] = bird_exp
-    w.n_paid += 1
-
-
-cdef void settle_anhua(HandState* st) noexcept nogil:
-    """Turn the birds, then make every payment of the hand's win(s).
-
-    birds_hit of a win = the birds on its winner plus the birds on each seat whose bird
-    factor entered one of its payments: all birds for a self-draw (and for a robbed kong
-    paid in three shares), the winner's and the payer's for a win with one payer.
-    """
-    cdef int i, j, q, v, n = st.cfg.birds, left = live_left(&st.wall)
-    cdef int on[4]
-    cdef WinRec* w
-    if n > left:
-        n = left          # fewer if the wall runs out; none after a win with the last tile
-    if n > MAX_BIRDS:
-        n = MAX_BIRDS
-    for i in range(n):
-        st.birds[i] = draw_live(&st.wall)
-        st.n_birds += 1
-        log_event(st, EV_BIRD, bird_seat(st.wins[0].winner, st.birds[i]), st.birds[i], 0, 0)
-    for j in range(st.n_winners):
-        w = &st.wins[j]
-        on[0] = on[1] = on[2] = on[3] = 0
-        for i in range(st.n_birds):
-            on[bird_seat(w.winner, st.birds[i])] += 1
-        w.received = 0
-        if w.kind == WIN_SELF_DRAW or w.kind == WIN_GANGSHANGHUA or (
-                w.kind == WIN_ROB_KONG and st.cfg.rob_kong_all):
-            w.birds_hit = st.n_birds
-            for i in range(1, 4):
-                q = (w.winner + i) & 3
-                pay_win(st, w, q if w.payer < 0 else w.payer, w.points, on[q] + on[w.winner])
-        else:
-            w.birds_hit = on[w.winner] + on[w.payer]
-            pay_win(st, w, w.payer, w.points, on[w.payer] + on[w.winner])
-
-
 cdef bint special_start(HandState* st) noexcept nogil:
     """特殊平胡 (RULES §3.3): from the dealer in play order, a seat whose wild category is in
     instant_win_categories may declare; the first that does wins (each other seat pays
-    instant_win_score, no birds).  Asked once only: a seat that passes, or reaches such a
+    instant_win_score x base, no birds).  Asked once only: a seat that passes, or reaches such a
     category later, never declares afterwards."""
     cdef int i, s, q, cat, v
     cdef WinRec* w
@@ -427,7 +228,7 @@ cdef bint special_start(HandState* st) noexcept nogil:
         w.tile = -1
         w.pattern = _eval.P_PINGHU          # 特殊平胡
         w.props = 1u << (_eval.PR_CATEGORY0 + cat)
-        w.points = st.cfg.instant_score
+        w.points = st.cfg.instant_score * st.cfg.ev.base   # in units of base (RULES §1)
         if st.cfg.score_cap and w.points > st.cfg.score_cap:
             w.points = st.cfg.score_cap
         w.received = 0
@@ -477,7 +278,8 @@ cdef int useful_tiles(const HandState* st, const SeatState* p, uint8_t* hand,
 cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
                               const int8_t* sh_of) noexcept nogil:
     """Anhua greedy: the wild to discard when that is the only way to be waiting on a
-    discard win (tenpai at face value with no wild or 單王 left, RULES §3.3), else -1.
+    discard win (tenpai at face value with the wilds discard_win_wilds allows, RULES §3.3),
+    else -1.
 
     Only asked when the hand holds a wild and some discard leaves it tenpai."""
     cdef int8_t fv[34]
@@ -486,7 +288,7 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     for k in range(27):
         if not hand[k] or fv[k] != 0:
             continue
-        if _eval.category_of(a - (k == st.wild_a), b - (k == st.wild_b)) > _eval.CAT_DAN:
+        if not _eval.discard_category_ok(&st.cfg.ev, _eval.category_of(a - (k == st.wild_a), b - (k == st.wild_b))):
             continue
         if not is_wild(st, k):
             return -1        # a plain discard already waits on a discard win
@@ -495,17 +297,41 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     return best
 
 
-cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
+cdef int tie_key(const HandState* st, const SeatState* p, int k, int player) noexcept nogil:
+    """Greedy's last tie-break between discards of equal shanten and useful tiles: the
+    lower key goes.  Wanzai: the tile with the fewest unseen copies of the kinds it could
+    still pair or meld with (its own kind; suits: the kinds up to two ranks away; winds:
+    the other winds, any three of which are a meld; dragons: the other dragons), then the
+    highest kind.  The arena measured it against the old highest-kind-first rule, which
+    Anhua and greedy_v1 keep (README, Players and their known biases)."""
+    cdef int j, lo, hi, n
+    if player == PLAYER_GREEDY_V1 or is_anhua(st):
+        return -k
+    if k < 27:
+        lo = k - min(k % 9, 2)
+        hi = k + min(8 - k % 9, 2)
+    elif k < 31:
+        lo, hi = 27, 30
+    else:
+        lo, hi = 31, 33
+    n = 0
+    for j in range(lo, hi + 1):
+        n += available(st, p, j)
+    return n * 64 - k
+
+
+cdef int best_discard(HandState* st, int s, int player, uint8_t* hand, const MeldInfo* mi,
                       int* out_sh, int* out_useful) noexcept nogil:
     """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
     (written to out_useful unless it is NULL).
 
-    Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
+    Remaining ties go by tie_key (Wanzai: the least connectable tile; Anhua: the highest
+    kind).  Anhua: wilds
     count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
     nothing else or discarding a wild is the only way to wait on a discard win.
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best, key, best_key = 0
     cdef bint skip_wilds = False
     cdef int8_t sh_of[34]
     _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, -1, sh_of)
@@ -550,11 +376,13 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
         hand[k] -= 1
         st.seen[k] += 1        # the discard becomes visible
         u = useful_tiles(st, p, hand, mi, best_sh)
+        key = tie_key(st, p, k, player) if u >= best_u else 0
         st.seen[k] -= 1
         hand[k] += 1
-        if u > best_u:
+        if u > best_u or (u == best_u and key < best_key):
             best_u = u
             best_k = k
+            best_key = key
     out_sh[0] = best_sh
     if out_useful != NULL:
         out_useful[0] = best_u
@@ -712,7 +540,7 @@ cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* k
     if p.locked:
         tile[0] = drawn
         return ACT_DISCARD
-    tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, NULL)
+    tile[0] = best_discard(st, s, player, p.hand, &p.mi, &sh, NULL)
     return ACT_DISCARD
 
 
@@ -836,7 +664,7 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
             continue
         meld_after_call(p, tile, &calls[i], &mi)
         take_call_tiles(p.hand, tile, &calls[i], -1)
-        best_discard(st, s, p.hand, &mi, &sh, &u1)
+        best_discard(st, s, player, p.hand, &mi, &sh, &u1)
         take_call_tiles(p.hand, tile, &calls[i], 1)
         if sh == s0 and u1 <= u0:
             continue
@@ -1161,6 +989,20 @@ cdef void finish_win(HandState* st) noexcept nogil:
     st.next_dealer = st.dealer if dealer_won else (st.dealer + 1) & 3
 
 
+cdef void start_session(Session* session, const GameConfig* cfg, uint64_t seed,
+                        uint64_t first_hand) noexcept nogil:
+    """A session starts with nobody on fire and its first dealer (RULES §1): the fixed seat,
+    or one drawn uniformly from the session's own stream -- (seed, first hand index) with
+    a salt, so it is independent of every hand's shuffle."""
+    cdef Rng r
+    memset(session, 0, sizeof(Session))
+    if cfg.first_dealer >= 0:
+        session.dealer = cfg.first_dealer
+    else:
+        rng_seed(&r, seed ^ 0x5E55104F1257DEA1ULL, first_hand)
+        session.dealer = rng_below(&r, 4)
+
+
 cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil:
     cdef int s
     session.dealer = st.next_dealer
@@ -1476,6 +1318,8 @@ cdef class NativeGame:
         self.cfg.dealer_next_winner = p["dealer_next"] == "winner"
         self.cfg.dealer_on_draw = ("stay", "next", "last_drawer").index(p["dealer_on_draw"])
         self.cfg.ev.base = p["base"]
+        self.cfg.first_dealer = -1 if p["first_dealer"] == "random" else p["first_dealer"]
+        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
         for i in range(4):
             self.cfg.players[i] = players[i]
         if p["rules"] == "anhua":
@@ -1488,7 +1332,7 @@ cdef class NativeGame:
             self.cfg.ev.values[i][0] = discard
             self.cfg.ev.values[i][1] = self_
         self.cfg.honor_chow = p["honor_chow"]
-        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
+        self.cfg.ev.quanqiuren_self = p["quanqiuren_self"] == "quanqiuren"
         self.cfg.kong_pay_on_draw = p["kong_pay_on_draw"]
         self.cfg.dealer_pays_double = p["dealer_pays_double"]
         for i in range(4):
@@ -1500,8 +1344,7 @@ cdef class NativeGame:
 
     def _init_anhua(self, dict p):
         """RULES §3; the evaluator part mirrors engine.core_config.  No honors (so no honor
-        chows), added kongs with any held tile, no kong payments, fire, piao or dealer
-        doubling (all zero)."""
+        chows), no kong payments, fire, piao or dealer doubling (all zero)."""
         cdef int i
         m = p["multipliers"]
         self.cfg.game = _eval.GAME_ANHUA
@@ -1509,6 +1352,7 @@ cdef class NativeGame:
         self.cfg.ev.game = _eval.GAME_ANHUA
         self.cfg.ev.pair_258 = p["pair_258"]
         self.cfg.ev.hard_if_natural = p["hard_if_natural"]
+        self.cfg.ev.discard_wilds = ("none", "dan_wang_face_value", "face_value").index(p["discard_win_wilds"])
         self.cfg.ev.score_cap = p["score_cap"]
         self.cfg.ev.m_hard = m["yingzhuang"]
         self.cfg.ev.m_soft = m["pinghu"]
@@ -1588,6 +1432,12 @@ cdef class NativeGame:
             kongs=[st.kongs[i] for i in range(3)],
         )
 
+    def first_dealer(self, unsigned long long seed, unsigned long long first_hand):
+        """The first dealer of the session that starts at hand index `first_hand`."""
+        cdef Session session
+        start_session(&session, &self.cfg, seed, first_hand)
+        return session.dealer
+
     def _raise_player_error(self):
         errors = self.py_context[1]
         if errors:
@@ -1623,7 +1473,8 @@ cdef class NativeGame:
         numpy arrays.
 
         Sessions are blocks of `session_hands` consecutive hand indices: each starts with
-        seat 0 dealing and nobody on fire, then carries the dealer and fire on.  `start`
+        its first dealer (start_session) and nobody on fire, then carries the dealer and
+        fire on.  `start`
         must begin a session (the runner's chunks never split one).  With `payments` the
         hand's payment records are collected too (the buffer grows between nogil blocks).
         """
@@ -1695,7 +1546,7 @@ cdef class NativeGame:
                     if payments and n_pay + MAX_PAYMENTS > cap:
                         break
                     if (start + h) % session_hands == 0:
-                        memset(&session, 0, sizeof(Session))
+                        start_session(&session, &self.cfg, seed, start + h)
                     play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
                     h_dealer[h] = st.dealer
                     h_dice[h] = st.dice[0] + st.dice[1]

@@ -136,6 +136,7 @@ class PlayerStats:
     deal_in_rate: float        # share of seat-hands it paid a win as discarder or robbed kong
     self_draw_share: float     # of its wins, the share won by self-draw (any context)
     claims_per_hand: float | None   # pungs, chows and exposed kongs per seat-hand (None: not recorded)
+    win_turn: float | None          # mean turn of its wins (its discards before the win + 1)
     patterns: dict[str, float] = field(default_factory=dict)   # pattern -> share of its wins
 
 
@@ -178,12 +179,13 @@ def _play_chunk(task) -> tuple[int, int, dict]:
     from mjsim.game import simulate_chunk
 
     hands, wins = simulate_chunk(rules, players, seed, start, count, 1)
-    keep = {"deltas": np.stack([hands[f"delta_{s}"] for s in range(4)], axis=1).astype(np.int32),
+    keep = {"deltas": np.stack([hands[f"delta_{s}"] for s in range(4)], axis=1).astype(np.int64),
             "end": np.asarray(hands["end"], np.uint8), "draws": np.asarray(hands["draws"], np.int32)}
     if all(f"claims_{s}" in hands for s in range(4)):
         keep["claims"] = np.stack([hands[f"claims_{s}"] for s in range(4)], axis=1).astype(np.int32)
-    for k in ("hand_index", "winner", "discarder", "win_kind", "pattern"):
-        keep["w_" + k] = np.asarray(wins[k])
+    for k in ("hand_index", "winner", "discarder", "win_kind", "pattern", "turn"):
+        if k in wins:
+            keep["w_" + k] = np.asarray(wins[k])
     return table, start, keep
 
 
@@ -277,15 +279,30 @@ def _player_stats(label: str, flags: dict, tables: list[dict], seats) -> PlayerS
     dealt = float(flags["dealt_in"].mean())
     claims = float(flags["claims"].mean()) if "claims" in flags else None
     counts: dict[str, int] = {}
-    self_draws = total = 0
+    self_draws = total = turns = 0
     for cols, seat_list in zip(tables, seats):
         sel = np.isin(cols["w_winner"], seat_list)
         total += int(sel.sum())
+        turns += int(cols["w_turn"][sel].sum()) if "w_turn" in cols else 0
         self_draws += int((cols["w_discarder"][sel] < 0).sum())
         for code, c in zip(*np.unique(cols["w_pattern"][sel], return_counts=True)):
             counts[PATTERNS[int(code)]] = counts.get(PATTERNS[int(code)], 0) + int(c)
     shares = {p: c / total for p, c in sorted(counts.items(), key=lambda x: -x[1])} if total else {}
-    return PlayerStats(label, n, net, won, dealt, self_draws / total if total else 0.0, claims, shares)
+    win_turn = turns / total if total and "w_turn" in tables[0] else None
+    return PlayerStats(label, n, net, won, dealt, self_draws / total if total else 0.0, claims, win_turn,
+                       shares)
+
+
+def _table_figures(tables: list[dict]) -> dict[str, float]:
+    """Draw rate, live draws per hand and (with claims recorded) turns per seat per hand:
+    every turn starts with a live draw or a claim, and the dealer's first with neither."""
+    end = np.concatenate([t["end"] for t in tables])
+    draws = np.concatenate([t["draws"] for t in tables]).astype(np.float64)
+    out = {"draw_rate": float((end == 0).mean()), "draws_per_hand": float(draws.mean())}
+    if all("claims" in t for t in tables):
+        claims = np.concatenate([t["claims"].sum(axis=1) for t in tables])
+        out["turns_per_seat"] = float((draws + claims + 1).mean() / 4)
+    return out
 
 
 def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | PlayerSpec = "greedy", *,
@@ -342,12 +359,7 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
     base_stats = _player_stats(f"{base} (4x {base})", base_flags, merged[4:], [[0, 1, 2, 3]])
     opp_stats = _player_stats(f"{base} (with {ch})", opp, merged[:4],
                               [[s for s in range(4) if s != j] for j in range(4)])
-    table_figs = {
-        f"4x {base}": {"draw_rate": float((merged[4]["end"] == 0).mean()),
-                       "draws_per_hand": float(merged[4]["draws"].mean())},
-        f"{ch} + 3x {base}": {"draw_rate": float(np.mean([(m["end"] == 0).mean() for m in merged[:4]])),
-                              "draws_per_hand": float(np.mean([m["draws"].mean() for m in merged[:4]]))},
-    }
+    table_figs = {f"4x {base}": _table_figures(merged[4:]), f"{ch} + 3x {base}": _table_figures(merged[:4])}
     return ArenaResult(
         rules=rules, challenger=ch, baseline=base, deals=deals, seed=seed,
         edge=paired("net"), edge_by_seat=tuple(paired("net", j) for j in range(4)),
@@ -375,17 +387,21 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
                          f"[{100 * iv.low:+.2f}, {100 * iv.high:+.2f}] pp")
     lines.append("paired differences: " + "  ".join(diffs))
     lines.append(f"method: {r.method}")
-    lines.append(f"{'player':<28} {'seat-hands':>10} {'net':>8} {'win':>7} {'deal-in':>8} {'self-draw':>9} {'claims':>7}")
+    lines.append(f"{'player':<28} {'seat-hands':>10} {'net':>8} {'win':>7} {'deal-in':>8} {'self-draw':>9} "
+                 f"{'win turn':>8} {'claims':>7}")
     for s in (r.challenger_stats, r.opponents_stats, r.baseline_stats):
         claims = "n/a" if s.claims_per_hand is None else f"{s.claims_per_hand:.3f}"
+        turn = "n/a" if s.win_turn is None else f"{s.win_turn:.2f}"
         lines.append(f"{s.label:<28} {s.seat_hands:>10,} {s.net:>+8.4f} {100 * s.win_rate:>6.2f}% "
-                     f"{100 * s.deal_in_rate:>7.2f}% {100 * s.self_draw_share:>8.2f}% {claims:>7}")
-    lines.append("win rate and deal-in rate: share of seat-hands; self-draw: share of its wins")
+                     f"{100 * s.deal_in_rate:>7.2f}% {100 * s.self_draw_share:>8.2f}% {turn:>8} {claims:>7}")
+    lines.append("win, deal-in: share of seat-hands; self-draw: share of its wins; win turn: mean turn of "
+                 "its wins; claims: pungs, chows, exposed kongs per seat-hand")
     for s in (r.challenger_stats, r.baseline_stats):
         shown = list(s.patterns.items())[:top_patterns]
         lines.append(f"patterns of {s.label}: " + ", ".join(f"{p} {100 * v:.1f}%" for p, v in shown))
     for name, figs in r.tables.items():
+        turns = f", turns per seat {figs['turns_per_seat']:.2f}" if "turns_per_seat" in figs else ""
         lines.append(f"table {name}: draw rate {100 * figs['draw_rate']:.3f}%, "
-                     f"live draws per hand {figs['draws_per_hand']:.1f}")
+                     f"live draws per hand {figs['draws_per_hand']:.1f}{turns}")
     lines.append(f"{5 * r.deals:,} hands in {r.seconds:.1f} s")
     return lines

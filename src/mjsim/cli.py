@@ -153,6 +153,35 @@ def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_versi
         fail(str(e))
 
 
+def _run_precision(spec, out, targets, max_hands, run_step):
+    """simulate --precision: grow the run (each step through `run_step`, which prints the
+    errors); one line per step; the summed RunResult."""
+    from mjsim import precision as prec
+
+    def step(hands, widths):
+        parts = ", ".join(f"{t.name} ±{widths[t.name]:.4g} (target {t.halfwidth:g})" for t in targets)
+        err.print(f"{hands:,} hands: {parts}", highlight=False, markup=False)
+
+    final, _, widths, met, results = prec.run_to_precision(spec, out, targets, max_hands=max_hands, report=step,
+                                                           run_step=run_step)
+    if met:
+        err.print(f"precision reached with {final.hands:,} hands (the same dataset as --hands {final.hands})",
+                  highlight=False, markup=False)
+    else:
+        short = [t.name for t in targets if widths[t.name] > t.halfwidth]
+        err.print(f"warning: --max-hands {max_hands:,} reached before the precision of {', '.join(short)}",
+                  highlight=False, markup=False)
+    total = results[-1]
+    for r in results[:-1]:
+        total.hands_done += r.hands_done
+        total.seconds += r.seconds
+        total.simulate_seconds += r.simulate_seconds
+        total.encode_seconds += r.encode_seconds
+        total.write_seconds += r.write_seconds
+    total.hands_skipped = total.hands_total - total.hands_done
+    return total
+
+
 def _timing_line(result) -> str:
     if not result.hands_done:
         return f"all {result.hands_total:,} hands were already in {result.out}: nothing to run"
@@ -179,13 +208,32 @@ def simulate(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help=_RUN_HELP["scheduler"]),
     scheduler_timeout: Optional[float] = typer.Option(None, "--scheduler-timeout", help=_RUN_HELP["scheduler_timeout"]),
     progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+    precision: list[str] = typer.Option([], "--precision", help=(
+        "MEASURE=HALFWIDTH (repeatable): add chunks, in order, until that 95% interval is this narrow, e.g. "
+        "qixiaodui=0.0005 (a rate as a proportion) or dealer=0.05 (points); replaces --hands. Measures: win, "
+        "draw, dealer, dealer_advantage, points_per_win, seat0..seat3, every pattern id, win kind and (Anhua) "
+        "wild category.")),
+    max_hands: int = typer.Option(10_000_000, "--max-hands", help="With --precision: the most hands to play."),
     allow_version_mix: bool = typer.Option(False, "--allow-version-mix", help=_RUN_HELP["version_mix"]),
 ):
     """Play seeded hands into a Parquet dataset (resumable), then print a summary."""
     from mjsim import report, runner, stats
 
-    spec = runner.make_spec(load_rules(rules, settings), players=players, hands=hands,
-                            session_hands=session_hands, seed=seed, chunk=chunk)
+    r = load_rules(rules, settings)
+    if precision:
+        from mjsim import precision as prec
+
+        targets = prec.parse_targets(precision, r.game)
+        spec = runner.make_spec(r, players=players, hands=max_hands, session_hands=session_hands, seed=seed,
+                                chunk=chunk)
+        result = _run_precision(spec, out, targets, max_hands, lambda step: _run_specs(
+            [step], out, workers, backend, scheduler, progress, allow_version_mix=allow_version_mix,
+            scheduler_timeout=scheduler_timeout))
+        report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
+        err.print(_timing_line(result), highlight=False, markup=False)
+        err.print(f"dataset: {out}   full report: mjsim report {out}", highlight=False, markup=False)
+        return
+    spec = runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed, chunk=chunk)
     result = _run_specs([spec], out, workers, backend, scheduler, progress,
                         allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
     report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
@@ -199,16 +247,19 @@ def report_cmd(
     html: Optional[Path] = typer.Option(None, "--html", help="HTML file to write (default DIR/report.html)."),
     variant: list[str] = typer.Option([], "--variant", help="Only these variants (repeatable)."),
     no_html: bool = typer.Option(False, "--no-html", help="Terminal tables only."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write every measure as a CSV table."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every measure as JSON records."),
 ):
     """Tables of every measure with 95% intervals, and a self-contained HTML report with plots."""
     from mjsim import report, stats
 
-    found = stats.summarize_all(directory, only=variant or None)
-    missing = set(variant) - {s.variant for s in found}
+    missing = set(variant) - set(stats.variants(directory))
     if missing:
         raise ValueError(f"{directory} has no variant {', '.join(sorted(missing))} "
                          f"(it has {', '.join(stats.variants(directory))})")
+    found = stats.summarize_all(directory, only=variant or None)
     report.print_report(found, console)
+    _write_tables(report.report_frame(found), csv, json_out)
     if not no_html:
         path = report.write_html(html or Path(directory) / "report.html", report.html_report(found))
         err.print(f"HTML report: {path}", highlight=False, markup=False)
@@ -220,7 +271,33 @@ def _one_variant(directory: Path, variant: Optional[str], option: str):
     found = stats.variants(directory)
     if variant is None and len(found) > 1:
         raise ValueError(f"{directory} holds {len(found)} variants ({', '.join(found)}): choose one with {option}")
-    return stats.summarize(directory, variant)
+    return stats.variant_stats(directory, variant)
+
+
+def _write_tables(frame, csv: Optional[Path], json_out: Optional[Path]) -> None:
+    from mjsim import report
+
+    for path in (csv, json_out):
+        if path is not None:
+            err.print(f"table: {report.write_table(frame, path)}", highlight=False, markup=False)
+
+
+_ADJUST_HELP = "Multiple-comparison adjustment of the p-values: holm, fdr_bh (Benjamini-Hochberg) or none."
+
+
+def _check_adjust(adjust: str) -> str:
+    if adjust not in ("holm", "fdr_bh", "none"):
+        raise ValueError(f"--adjust must be holm, fdr_bh or none, got {adjust!r}")
+    return adjust
+
+
+def _comparison(base, others, html_path: Path, csv, json_out, adjust: str):
+    from mjsim import report, stats
+
+    results = stats.compare_all(base, others, adjust=adjust)
+    report.print_comparison(base, others, console, results=results, adjust=adjust)
+    _write_tables(report.comparison_frame(base, others, results), csv, json_out)
+    return report.write_html(html_path, report.html_comparison(base, others, results=results, adjust=adjust))
 
 
 @app.command("compare")
@@ -230,16 +307,20 @@ def compare_cmd(
     variant_a: Optional[str] = typer.Option(None, "--variant-a", help="Variant of DIR_A (needed when it holds several)."),
     variant_b: Optional[str] = typer.Option(None, "--variant-b", help="Variant of DIR_B (needed when it holds several)."),
     html: Path = typer.Option(Path("mjsim-compare.html"), "--html", help="HTML file to write."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write the comparison as a CSV table."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the comparison as JSON records."),
+    adjust: str = typer.Option("holm", "--adjust", help=_ADJUST_HELP),
 ):
-    """Two datasets side by side: differences, 95% intervals, significance (z-test for rates, Welch's t for means)."""
-    from mjsim import report
+    """Two datasets side by side: differences, 95% intervals, adjusted significance (paired when they share a seed)."""
+    from mjsim import stats
 
+    adjust = _check_adjust(adjust)
     a = _one_variant(dir_a, variant_a, "--variant-a")
     b = _one_variant(dir_b, variant_b, "--variant-b")
+    stats.pairing(a, b)     # refuses two games in one line
     if a.label == b.label:   # e.g. two seeds of the shipped rules: tell the columns apart
         a.info["label"], b.info["label"] = f"{a.label} [{dir_a}]", f"{b.label} [{dir_b}]"
-    report.print_comparison(a, [b], console)
-    path = report.write_html(html, report.html_comparison(a, [b]))
+    path = _comparison(a, [b], html, csv, json_out, adjust)
     err.print(f"HTML comparison: {path}", highlight=False, markup=False)
 
 
@@ -261,9 +342,14 @@ def sweep(
     progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
     allow_version_mix: bool = typer.Option(False, "--allow-version-mix", help=_RUN_HELP["version_mix"]),
     html: Optional[Path] = typer.Option(None, "--html", help="Comparison HTML (default DIR/compare.html)."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write the comparison as a CSV table."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the comparison as JSON records."),
+    adjust: str = typer.Option("holm", "--adjust", help=_ADJUST_HELP),
 ):
-    """Run every combination of a grid of rule values into one dataset and compare them."""
-    from mjsim import report, runner, stats
+    """Run every combination of a grid of rule values into one dataset and compare them (paired: same walls)."""
+    from mjsim import runner, stats
+
+    adjust = _check_adjust(adjust)
 
     base = load_rules(rules, settings)
     specs = runner.sweep_specs(base, runner.parse_grid(grid), players=players, hands=hands,
@@ -274,8 +360,7 @@ def sweep(
                         allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
     found = {s.variant: s for s in stats.summarize_all(out, only=[s.variant for s in specs])}
     ordered = [found[s.variant] for s in specs]
-    report.print_comparison(ordered[0], ordered[1:], console)
-    path = report.write_html(html or Path(out) / "compare.html", report.html_comparison(ordered[0], ordered[1:]))
+    path = _comparison(ordered[0], ordered[1:], html or Path(out) / "compare.html", csv, json_out, adjust)
     err.print(_timing_line(result), highlight=False, markup=False)
     err.print(f"dataset: {out}   HTML comparison: {path}", highlight=False, markup=False)
 

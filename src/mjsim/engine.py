@@ -5,6 +5,7 @@ Every check on user input lives here, so nothing invalid reaches the native code
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,8 @@ PATTERNS = _core.PATTERNS
 PROPERTIES = _core.PROPERTIES
 MELD_KINDS = ("chow", "pung", "kong", "added_kong", "concealed_kong")
 CONTEXTS = ("gangshanghua", "qiangganghu", "gangshangpao")
+#: Anhua discard_win_wilds values in the order of _eval's DISCARD_WILDS_* codes
+DISCARD_WILDS = ("none", "dan_wang_face_value", "face_value")
 _HONOR_RUNS = {frozenset(s) for s in ((27, 28, 29), (27, 28, 30), (27, 29, 30), (28, 29, 30), (31, 32, 33))}
 
 
@@ -45,12 +48,14 @@ class Meld:
 @functools.lru_cache(maxsize=64)
 def core_config(rules: Rules) -> _core.CoreConfig:
     if rules.game == "wanzai":
-        return _core.CoreConfig("wanzai", rules["base"], [tuple(rules["values"][i]) for i in WANZAI_VALUE_IDS])
+        return _core.CoreConfig("wanzai", rules["base"], [tuple(rules["values"][i]) for i in WANZAI_VALUE_IDS],
+                                quanqiuren_self=rules["quanqiuren_self"] == "quanqiuren")
     return _core.CoreConfig(
         "anhua",
         rules["base"],
         pair_258=rules["pair_258"],
         hard_if_natural=rules["hard_if_natural"],
+        discard_wilds=DISCARD_WILDS.index(rules["discard_win_wilds"]),
         score_cap=rules["score_cap"],
         multipliers=dict(rules["multipliers"]),
     )
@@ -65,14 +70,17 @@ def _kinds(tiles, what: str) -> list[int]:
         if len(tiles) > 200:
             raise TileError(f"{what} is {len(tiles)} characters long: no hand has that many tiles")
         return parse_tiles(tiles)
-    if isinstance(tiles, (bytes, dict, set, frozenset)) or not hasattr(tiles, "__len__"):
+    if isinstance(tiles, (bytes, dict, set, frozenset)):
         raise TileError(f"{what} must be a tile string like '123m' or a sequence of kinds 0..33")
-    if len(tiles) > _MAX_TILES:
-        raise TileError(f"{what} holds {len(tiles)} tiles: no hand has that many")
     try:
-        return [check_kind(k) for k in tiles]
+        n = len(tiles) if hasattr(tiles, "__len__") else None
+        kinds = list(itertools.islice(tiles, _MAX_TILES + 1)) if n is None or n <= _MAX_TILES else None
     except TypeError:
         raise TileError(f"{what} must be a tile string like '123m' or a sequence of kinds 0..33") from None
+    if kinds is None or len(kinds) > _MAX_TILES:
+        raise TileError(f"{what} holds {n if n is not None else 'more than ' + str(_MAX_TILES)} tiles: "
+                        f"no hand has that many")
+    return [check_kind(k) for k in kinds]
 
 
 def _is_run(game: str, kinds: Sequence[int]) -> bool:

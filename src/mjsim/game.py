@@ -141,6 +141,7 @@ class HandRecord:
     locked: tuple[int, ...] = ()       # seats whose hand was locked after a 補章
     birds: tuple[str, ...] = ()        # bird tiles (each win's bird_seats map them to seats)
     set_aside: str = ""                # 補章 tiles not used by a 槓上花 win
+    first_dealer: int = 0              # who dealt the first hand of this hand's session (RULES §1)
     claims: tuple[int, ...] = (0, 0, 0, 0)   # pungs, chows and exposed kongs per seat from discards
     payments: tuple[Payment, ...] = ()       # every payment, in order; per seat they sum to deltas
 
@@ -182,7 +183,7 @@ def _session_state(game, seed: int, hand_index: int, session_hands: int) -> tupl
     """Dealer and fire run-lengths before `hand_index`, replaying its session's earlier hands."""
     first = hand_index - hand_index % session_hands
     if first == hand_index:
-        return 0, (0, 0, 0, 0)
+        return game.first_dealer(seed, first), (0, 0, 0, 0)
     hands = game.simulate(seed, first, hand_index - first + 1, session_hands)[0]
     fire_hands = []
     for s in range(4):
@@ -240,7 +241,7 @@ def _win_factors(rules: Rules, pattern: int, props: int, points: int, kind: str,
     if rules.game == "wanzai":
         return [(_core.PATTERNS[pattern], points // base)] + out
     if kind == "instant":
-        return [("instant", rules["instant_win_score"])]
+        return [("instant", rules["instant_win_score"])] + out
     m = rules["multipliers"]
     names = _core.property_names(props)
     if hard:
@@ -345,6 +346,7 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         locked=tuple(s for s in range(4) if seats[s]["locked"]),
         birds=tuple(kind_name(k) for k in raw["birds"]),
         set_aside=format_tiles(raw["aside"], sort=False),
+        first_dealer=game.first_dealer(seed, hand_index - hand_index % session_hands),
         claims=tuple(raw["claims"]),
         payments=tuple(Payment(p, r, a, PAY_REASONS[why], _core.PATTERNS[pat] if pat >= 0 else None)
                        for p, r, a, why, pat in raw["payments"]),

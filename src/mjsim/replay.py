@@ -2,7 +2,9 @@
 
 `describe(record, rules)` turns a `mjsim.game.HandRecord` into text lines; `mjsim replay`
 prints them.  Payments are explained from the rule parameters the native loop applied
-(RULES §2.3-2.5: value × 2^(fire of payer + fire of receiver) × dealer doubling + piao).
+(RULES §1 Units, §2.3-2.5: value × base × 2^(fire of payer + fire of receiver) × dealer
+doubling + (piao of payer + piao of receiver) × base; kong values × base likewise), and the
+session's first dealer with how it was chosen (RULES §1 Sessions).
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ def _event_line(e, chinese: bool) -> str:
         src = "self-draw" if e.from_seat is None else f"on seat {e.from_seat}'s tile"
         return f"{who} WINS with {t} ({src}), {e.points} per payer"
     if e.kind == "payment":
+        if e.reason == "kong_refund":
+            return f"{who} returns {e.amount} to seat {e.to_seat} (kong_refund: the hand is a draw)"
         return f"{who} pays seat {e.to_seat} {e.amount} ({e.reason})"
     if e.kind == "pass_win":
         return f"{who} passes a win on {t}"
@@ -68,6 +72,33 @@ def _anhua_explanation(win, e) -> str:
     return f"{text} = {e.amount}" + (f" (capped at {win.capped})" if win.capped and e.amount == win.capped else "")
 
 
+def _multipliers(rules: Rules, record, p: int, r: int, value: int, parts: list[str]) -> int:
+    """Fire and dealer doubling of a Wanzai payment from p to r (RULES §2.5)."""
+    fire = record.fire[p] + record.fire[r]
+    value <<= fire
+    if fire:
+        parts.append(f"× fire 2^{fire}")
+    if rules["dealer_pays_double"] and p == record.dealer:
+        value *= 2
+        parts.append("× dealer 2")
+    return value
+
+
+def _kong_explanation(rules: Rules, record, e) -> str:
+    """Why a Wanzai kong payment has its amount: kong value × base × fire × dealer (§2.4)."""
+    if rules.game != "wanzai":
+        return ""
+    kind = e.reason.removeprefix("kong_")
+    value = rules["kong_values"][kind]
+    parts = [f"{kind} kong {value}"]
+    base = rules["base"]
+    if base != 1:
+        parts.append(f"× base {base}")
+    value = _multipliers(rules, record, e.seat, e.to_seat, value * base, parts)
+    explained = " ".join(parts) + f" = {value}"
+    return explained if value == e.amount else f"{explained} (paid {e.amount})"
+
+
 def _payment_explanation(rules: Rules, record, e) -> str:
     """Why a win payment from seat e.seat to seat e.to_seat has its amount."""
     win = next((w for w in record.wins if w.winner == e.to_seat), None)
@@ -76,20 +107,26 @@ def _payment_explanation(rules: Rules, record, e) -> str:
     if rules.game == "anhua":
         return _anhua_explanation(win, e)
     p, r = e.seat, e.to_seat
-    parts = [f"{win.pattern} {win.points}"]
-    fire = record.fire[p] + record.fire[r]
-    value = win.points << fire
-    if fire:
-        parts.append(f"× fire 2^{fire}")
-    if rules["dealer_pays_double"] and p == record.dealer:
-        value *= 2
-        parts.append("× dealer 2")
+    base = rules["base"]
+    parts = [f"{win.pattern} {win.points // base}" + (f" × base {base}" if base != 1 else "")]
+    value = _multipliers(rules, record, p, r, win.points, parts)
     piao = rules["piao"][p] + rules["piao"][r]
     if piao:
-        value += piao
-        parts.append(f"+ piao {rules['piao'][p]}+{rules['piao'][r]}")
+        value += piao * base
+        parts.append(f"+ piao ({rules['piao'][p]}+{rules['piao'][r]})" + (f" × base {base}" if base != 1 else ""))
     explained = " ".join(parts) + f" = {value}"
     return explained if value == e.amount else f"{explained} (paid {e.amount})"
+
+
+def _first_dealer_line(record, rules: Rules) -> str:
+    """Who dealt the session's first hand and how it was chosen (RULES §1 first_dealer)."""
+    first = getattr(record, "first_dealer", 0)
+    rule = rules.get("first_dealer", 0)
+    how = ("drawn from the session's seed (first_dealer = \"random\")" if rule == "random"
+           else f"fixed (first_dealer = {rule})")
+    k = record.hand_index % record.session_hands
+    where = "this hand" if k == 0 else f"hand {record.hand_index - k}"
+    return f"session's first dealer ({where}): seat {first}, {how}"
 
 
 def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
@@ -97,6 +134,7 @@ def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
     lines = [
         f"{rules.game} hand {record.hand_index} (rules {rules.variant}, session of {record.session_hands})",
         f"dealer seat {record.dealer}; dice {record.dice[0]}+{record.dice[1]} = {sum(record.dice)}",
+        _first_dealer_line(record, rules),
     ]
     fire = getattr(record, "fire", None)
     if fire and any(fire):
@@ -113,8 +151,8 @@ def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
         lines.append("  (not logged)")
     for i, e in enumerate(record.events, 1):
         line = _event_line(e, chinese)
-        if e.kind == "payment" and e.reason == "win":
-            why = _payment_explanation(rules, record, e)
+        if e.kind == "payment" and e.reason in ("win", "kong_added", "kong_exposed", "kong_concealed"):
+            why = _payment_explanation(rules, record, e) if e.reason == "win" else _kong_explanation(rules, record, e)
             if why:
                 line += f"   [{why}]"
         lines.append(f"  {i:3d}  {line}")

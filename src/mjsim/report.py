@@ -2,8 +2,8 @@
 
 `print_report` / `html_report` describe the variants of one dataset; `print_comparison` /
 `html_comparison` put a baseline and other variants side by side with differences, 95 %
-intervals, p-values and a flag (✱) where p < 0.05 (tests named in the output, see
-mjsim.stats).
+intervals, raw and adjusted p-values and a flag (✱) where the adjusted p < 0.05 (the tests
+are named once, in a legend; see mjsim.stats). Every id is shown with its Chinese name.
 """
 from __future__ import annotations
 
@@ -15,24 +15,37 @@ import math
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from string import Template
 
 import numpy as np
 
 from mjsim import stats as st
-from mjsim.stats import Comparison, Mean, Rate, VariantStats
+from mjsim.names import chinese
+from mjsim.names import label as zh_label
+from mjsim.stats import Comparison, Mean, Pairing, Rate, VariantStats
 
-__all__ = ["html_comparison", "html_report", "print_comparison", "print_report", "print_summary",
-           "write_html"]
+__all__ = ["comparison_frame", "html_comparison", "html_report", "print_comparison", "print_report",
+           "print_summary", "report_frame", "write_html", "write_table"]
 
-SECTIONS = ("outcome", "win kind", "pattern", "property", "wild category", "birds", "kongs",
-            "fire", "score", "win", "hand")
+SECTIONS = ("outcome", "win kind", "pattern", "pattern points", "pattern money", "property", "wild category",
+            "seat", "money", "birds", "kongs", "fire", "score", "win", "hand")
 TITLES = {
     "outcome": "Outcomes", "win kind": "Win kinds", "pattern": "Patterns (scored pattern of a winner)",
+    "pattern points": "Points per win, by pattern", "pattern money": "Share of win money, by pattern",
     "property": "Properties (every id a winning hand has)", "wild category": "Anhua wild categories",
-    "birds": "Birds", "kongs": "Kongs", "fire": "Fire (上火)", "score": "Net score per hand",
-    "win": "Win values", "hand": "Hand length",
+    "seat": "Seats: wins, deal-ins and claims", "money": "Money by reason (share of all payments)", "birds": "Birds (抓鳥)", "kongs": "Kongs", "fire": "Fire (上火)",
+    "score": "Net score per hand", "win": "Win values", "hand": "Hand length and claims",
 }
 SIG = "✱"
+#: one letter per test in the comparison tables, explained once in the legend
+TEST_MARK = {st.PAIRED_TEST: "P", st.MCNEMAR_TEST: "M", st.FISHER_TEST: "F", st.RATE_TEST: "Z", st.MEAN_TEST: "W"}
+TEST_LEGEND = {
+    "P": "paired t-test on per-hand differences, standard error clustered by session (t, sessions−1 df)",
+    "M": "exact McNemar test on the hands where the event differs",
+    "F": "Fisher's exact test (a count below 10)",
+    "Z": "two-proportion z-test on effective counts (n / design effect); interval: Newcombe's hybrid score",
+    "W": "Welch's t-test on session-clustered standard errors (Welch-Satterthwaite df)",
+}
 
 
 # ------------------------------------------------------------------------------------
@@ -63,15 +76,24 @@ def num(x: float, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
-def pval(p: float) -> str:
+def count(x: float) -> str:
+    return f"{int(round(x)):,}" if x is not None and math.isfinite(x) else "–"
+
+
+def pval(p: float | None) -> str:
     if p is None or not math.isfinite(p):
         return "–"
     return "<0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
+def name_cell(name: str) -> str:
+    """An id with its Chinese name: 'qixiaodui 七小對'."""
+    return zh_label(name)
+
+
 def rate_cells(r: Rate) -> list[str]:
     lo, hi = r.ci
-    return [f"{r.count:,}", pct(r.freq), f"[{pct(lo)}, {pct(hi)}]"]
+    return [count(r.count), pct(r.freq), f"[{pct(lo)}, {pct(hi)}]"]
 
 
 def mean_cells(m: Mean) -> list[str]:
@@ -80,8 +102,20 @@ def mean_cells(m: Mean) -> list[str]:
             num(m.max, 0) if math.isfinite(m.max) else "–", f"[{num(lo)}, {num(hi)}]"]
 
 
-RATE_HEAD = ["count", "per hand %", "95% CI % (Wilson)"]
+CI_RATE = "95% CI % (Wilson)"
 MEAN_HEAD = ["mean", "sd", "min", "max", "95% CI of mean"]
+METHOD_NOTE = ("Rates: hands (or wins) in which it happened; a hand with several winners of one pattern counts "
+               "once. Rate intervals: Wilson score on the effective sample size (n / design effect, the "
+               "design effect from the session-clustered variance, at least 1). Mean intervals: t with "
+               "sessions−1 df on the session-clustered standard error. Hands of one session are dependent "
+               "(dealer, 上火); sessions are independent.")
+
+
+def _rate_head(items: Sequence[Rate]) -> list[str]:
+    unit = items[0].unit if items else "hands"
+    if unit == "points":      # a share of money: the count is points, not events
+        return ["points", "share %", "95% CI % (Wilson, effective n)"]
+    return ["count", f"per {unit[:-1]} %", CI_RATE]
 
 
 def _by_section(items: Sequence) -> dict[str, list]:
@@ -91,18 +125,15 @@ def _by_section(items: Sequence) -> dict[str, list]:
     return {s: out[s] for s in [*SECTIONS, *[k for k in out if k not in SECTIONS]] if s in out}
 
 
-def _rate_head(section: str, items: Sequence[Rate]) -> list[str]:
-    unit = items[0].unit if items else "hands"
-    return ["count", f"per {unit[:-1]} %", "95% CI % (Wilson)"]
-
-
 def _info_rows(s: VariantStats) -> list[tuple[str, str]]:
     info = s.info
-    rows = [("variant", s.variant), ("rules", s.game), ("hands", f"{s.hands:,}"), ("wins", f"{s.wins:,}")]
+    rows = [("variant", s.variant), ("rules", f"{s.game} {chinese(s.game)}".strip()), ("hands", f"{s.hands:,}"),
+            ("wins", f"{s.wins:,}")]
     if info.get("label"):
         rows.insert(1, ("label", info["label"]))
     if info.get("changes"):
-        rows.append(("changed rules", ", ".join(f"{k}={json.dumps(v)}" for k, v in info["changes"].items())))
+        rows.append(("changed rules", ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}"
+                                                for k, v in info["changes"].items())))
     for key, name in (("seed", "seed"), ("session_hands", "hands per session")):
         if key in info:
             rows.append((name, str(info[key])))
@@ -111,6 +142,98 @@ def _info_rows(s: VariantStats) -> list[tuple[str, str]]:
     if info and not info.get("complete", True):
         rows.append(("status", "INCOMPLETE: resume the run for the full dataset"))
     return rows
+
+
+def pattern_value(s: VariantStats, pattern: str) -> str:
+    """The value the rules give a pattern: Wanzai [discard, self] 番, Anhua ×multiplier."""
+    rules = s.rules
+    if rules is None:
+        return "–"
+    if s.game == "wanzai":
+        v = rules.get(f"values.{pattern}")
+        return f"{v[0]} / {v[1]}" if v is not None else "–"
+    v = rules.get(f"multipliers.{pattern}")
+    return f"×{v}" if v is not None else "–"
+
+
+def pattern_rows(s: VariantStats) -> list[list[str]]:
+    """Per pattern: value, count, frequency and interval, mean points per win, share of money."""
+    points = {m.name: m for m in s.means if m.section == "pattern points"}
+    money = {r.name: r for r in s.rates if r.section == "pattern money"}
+    rows = []
+    for r in (r for r in s.rates if r.section == "pattern"):
+        p, m = points.get(r.name), money.get(r.name)
+        lo, hi = r.ci
+        mlo, mhi = m.ci if m else (math.nan, math.nan)
+        rows.append([name_cell(r.name), pattern_value(s, r.name), count(r.count), pct(r.freq),
+                     f"[{pct(lo)}, {pct(hi)}]", num(p.mean, 2) if p and p.n else "–",
+                     pct(m.freq) if m else "–", f"[{pct(mlo)}, {pct(mhi)}]" if m and m.count else "–"])
+    return rows
+
+
+PATTERN_HEAD = ["value", "count", "per hand %", CI_RATE, "points per win", "share of win money %", "95% CI %"]
+VALUE_NOTE = {"wanzai": "value: 番 per paying player, on a discard / on a self-draw (rules [values])",
+              "anhua": "value: the basic-type multiplier (rules [multipliers])"}
+
+
+def seat_rows(s: VariantStats) -> list[list[str]]:
+    rates = {r.name: r for r in s.rates if r.section == "seat"}
+    means = {m.name: m for m in s.means if m.section == "score"}
+    claims = {m.name: m for m in s.means if m.section == "seat"}
+    rows = []
+    for seat in range(4):
+        w, d, m = rates.get(f"seat {seat} wins"), rates.get(f"seat {seat} deals in"), means.get(f"seat {seat}")
+        cells = [f"seat {seat}"]
+        for r in (w, d):
+            cells += [pct(r.freq), "[{}, {}]".format(*map(pct, r.ci))] if r else ["–", "–"]
+        c = claims.get(f"seat {seat} claims per hand")
+        cells.append(num(c.mean) if c else "–")
+        cells += [num(m.mean), "[{}, {}]".format(*map(num, m.ci))] if m else ["–", "–"]
+        rows.append(cells)
+    return rows
+
+
+SEAT_HEAD = ["wins %", CI_RATE, "deals in %", CI_RATE, "claims per hand", "net per hand", "95% CI"]
+SPREAD_HEAD = ["sessions", "mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max"]
+
+
+def spread_rows(s: VariantStats) -> list[list[str]]:
+    return [["all seats" if d["seat"] == "all" else f"seat {d['seat']}", f"{d['sessions']:,}", num(d["mean"], 2),
+             num(d["sd"], 2), num(d["min"], 0), *(num(d[k], 1) for k in ("q5", "q25", "q50", "q75", "q95")),
+             num(d["max"], 0)] for d in s.session_spread]
+
+
+def _spread_title(s: VariantStats) -> str:
+    k = s.session_spread[0]["hands per session"] if s.session_spread else 0
+    return f"A seat's net result over a whole session ({k} hands)"
+
+
+def _sections(s: VariantStats, full: bool):
+    """(title, head, rows) of every table of a variant, each title once."""
+    shown = set()
+    out = []
+    rates = _by_section([r for r in s.rates if full or (r.count and r.section not in ("property",))])
+    means = _by_section(s.means)
+    for section in [*SECTIONS, *[k for k in (*rates, *means) if k not in SECTIONS]]:
+        if section in shown or section in ("pattern points", "pattern money"):
+            continue
+        shown.add(section)
+        title = TITLES.get(section, section)
+        if section == "pattern":
+            out.append((title, ["pattern", *PATTERN_HEAD], pattern_rows(s), VALUE_NOTE.get(s.game, "")))
+            continue
+        if section == "seat":
+            out.append((title, ["", *SEAT_HEAD], seat_rows(s), ""))
+            continue
+        if section in rates:
+            out.append((title, ["", *_rate_head(rates[section])],
+                        [[name_cell(r.name), *rate_cells(r)] for r in rates[section]], ""))
+        if section in means and (full or section != "win"):
+            sub = title if section not in rates else f"{title}: means"
+            out.append((sub, ["", *MEAN_HEAD], [[name_cell(m.name), *mean_cells(m)] for m in means[section]], ""))
+    if s.session_spread:
+        out.append((_spread_title(s), ["", *SPREAD_HEAD], spread_rows(s), ""))
+    return out
 
 
 # ------------------------------------------------------------------------------------
@@ -133,10 +256,10 @@ def _console(console=None):
 def _table(title: str, head: Sequence[str]):
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left", title_style="bold")
-    table.add_column("")
-    for h in head:
-        table.add_column(h, justify="right")
+    table = Table(title=_m(title), title_justify="left", title_style="bold")
+    table.add_column(_m(head[0]) if head else "")
+    for h in head[1:]:
+        table.add_column(_m(h), justify="right")
     return table
 
 
@@ -152,19 +275,15 @@ def print_report(stats_list: Sequence[VariantStats], console=None, *, full: bool
         for k, v in _info_rows(s):
             head.add_row(k, _m(v))
         console.print(head)
-        rates = [r for r in s.rates if full or (r.count and r.section != "property")]
-        for section, items in _by_section(rates).items():
-            table = _table(TITLES.get(section, section), _rate_head(section, items))
-            for r in items:
-                table.add_row(_m(r.name), *rate_cells(r))
+        for title, cols, rows, note in _sections(s, full):
+            table = _table(title, cols)
+            for row in rows:
+                table.add_row(*map(_m, row))
             console.print(table)
-        for section, items in _by_section(s.means).items():
-            if not full and section == "win":
-                continue
-            table = _table(TITLES.get(section, section), MEAN_HEAD)
-            for m in items:
-                table.add_row(_m(m.name), *mean_cells(m))
-            console.print(table)
+            if note:
+                console.print(_m(note), style="dim", highlight=False)
+    if stats_list:
+        console.print(_m(METHOD_NOTE), style="dim", highlight=False)
 
 
 def print_summary(stats_list: Sequence[VariantStats], console=None) -> None:
@@ -172,12 +291,12 @@ def print_summary(stats_list: Sequence[VariantStats], console=None) -> None:
     print_report(stats_list, console, full=False)
 
 
-def _cmp_rows(base: VariantStats, others: Sequence[VariantStats]):
-    """[(section, name, base measure, [(measure, Comparison) per other])] in section order."""
-    per_other = [{(c.section, c.name): c for c in st.compare(base, o)} for o in others]
-    keys = list(per_other[0]) if per_other else []
-    for more in per_other[1:]:
-        keys += [k for k in more if k not in keys]
+def _cmp_rows(base: VariantStats, results: Sequence[tuple[Pairing, list[Comparison]]]):
+    """[(section, name, base measure, [Comparison or None per other])] in section order."""
+    per_other = [{(c.section, c.name): c for c in comps} for _, comps in results]
+    keys: list = []
+    for p in per_other:
+        keys += [k for k in p if k not in keys]
     rows = []
     for key in keys:
         cs = [p.get(key) for p in per_other]
@@ -206,44 +325,133 @@ def _signed(text: str) -> str:
     return text if text.startswith("-") or text in ("0", "–") else "+" + text
 
 
-def _all_zero(base, cs) -> bool:
-    rates = [base] + [c.b for c in cs if c is not None]
-    return all(isinstance(r, Rate) and r.count == 0 for r in rates)
+def _p_cells(c: Comparison | None) -> list[str]:
+    if c is None:
+        return ["–", "–"]
+    if not c.tested:
+        return ["–", c.note.removeprefix("not tested: ")]
+    mark = f" {SIG}" if c.significant else ""
+    return [f"{pval(c.p)} {TEST_MARK.get(c.test, '?')}", pval(c.p_adj) + mark]
 
 
-def print_comparison(base: VariantStats, others: Sequence[VariantStats], console=None) -> None:
+def _quiet(a, cs) -> bool:
+    """Rows with nothing to say: no events anywhere, or identical in every hand."""
+    return all(c is None or (not c.tested and c.diff == 0) for c in cs)
+
+
+def _adjust_name(adjust: str) -> str:
+    return st.ADJUST_NAMES.get(adjust, adjust)
+
+
+def _pairing_lines(others: Sequence[VariantStats], results) -> list[str]:
+    lines = []
+    for o, (pair, _) in zip(others, results):
+        text = f"{o.label}: {pair.reason}"
+        if pair.paired and pair.identical is not None:
+            text += f"; {pair.identical:,} of {pair.hands:,} hands played identically"
+        lines.append(text)
+    return lines
+
+
+def _legend(adjust: str) -> str:
+    tests = "; ".join(f"{k}: {v}" for k, v in TEST_LEGEND.items())
+    return (f"{SIG}: adjusted p < {st.ALPHA} ({_adjust_name(adjust)} over every test of this comparison). "
+            f"Tests: {tests}. Rates in %, differences in percentage points (pp); measures the change itself "
+            f"defines, measures identical in every hand and never-seen events are not tested.")
+
+
+def print_comparison(base: VariantStats, others: Sequence[VariantStats], console=None, *,
+                     results=None, adjust: str = st.ADJUST) -> None:
+    """One table per variant against the baseline (narrow enough for a terminal), then
+    how each was paired, then the legend once."""
     from rich.table import Table
 
     console = _console(console)
-    table = Table(title=f"mjsim compare: baseline {_m(base.label)}", title_justify="left", title_style="bold magenta")
-    table.add_column("measure")
-    table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right")
-    for o in others:
+    results = results if results is not None else st.compare_all(base, others, adjust=adjust)
+    for o, result in zip(others, results):
+        table = Table(title=f"mjsim compare: {_m(o.label)} vs baseline {_m(base.label)}", title_justify="left",
+                      title_style="bold magenta")
+        table.add_column("measure")
+        table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right")
         table.add_column(f"{_m(o.label)}\n({o.hands:,} hands)", justify="right")
         table.add_column("Δ vs baseline [95% CI]", justify="right")
         table.add_column("p", justify="right")
-    section = None
-    for sec, name, a, cs in _cmp_rows(base, others):
-        if _all_zero(a, cs):
-            continue
-        if sec != section:   # a bold row per section keeps the measure column narrow
-            if section is not None:
-                table.add_section()
-            table.add_row(f"[bold]{TITLES.get(sec, sec).split(' (')[0]}")
-            section = sec
-        cells = [_m(name), _value(a)]
-        for c in cs:
-            mark = f" {SIG}" if c is not None and c.significant else ""
-            cells += [_value(c.b if c else None), _diff(c), (pval(c.p) + mark) if c else "–"]
-        table.add_row(*cells)
-    console.print(table)
-    console.print(f"{SIG} p < {st.ALPHA}: rates by the {st.RATE_TEST} (interval: Newcombe's hybrid score), "
-                  f"means by {st.MEAN_TEST} (Welch-Satterthwaite df); no multiple-comparison correction. "
-                  f"Rates in %, differences in percentage points (pp).", highlight=False)
+        table.add_column(f"p adj. ({_adjust_name(adjust)})", justify="right")
+        section = None
+        for sec, name, a, cs in _cmp_rows(base, [result]):
+            if _quiet(a, cs):
+                continue
+            if sec != section:   # a bold row per section keeps the measure column narrow
+                if section is not None:
+                    table.add_section()
+                table.add_row(f"[bold]{_m(TITLES.get(sec, sec).split(' (')[0])}")
+                section = sec
+            c = cs[0]
+            table.add_row(_m(name_cell(name)), _value(a), _value(c.b if c else None), _diff(c), *map(_m, _p_cells(c)))
+        console.print(table)
+    for line in _pairing_lines(others, results):
+        console.print(_m(line), highlight=False)
+    console.print(_m(_legend(adjust)), style="dim", highlight=False)
+
+
+# ------------------------------------------------------------------------------------
+# Tables for other programs
+
+
+def report_frame(stats_list: Sequence[VariantStats]):
+    """Every measure of every variant, one row each (pandas)."""
+    import pandas as pd
+
+    return pd.concat([s.frame() for s in stats_list], ignore_index=True)
+
+
+def comparison_frame(base: VariantStats, others: Sequence[VariantStats], results):
+    """One row per (variant, measure): both values, the difference, its interval, p, adjusted p."""
+    import pandas as pd
+
+    rows = []
+    for o, (pair, comps) in zip(others, results):
+        for c in comps:
+            value = (lambda m: m.freq) if isinstance(c.a, Rate) else (lambda m: m.mean)
+            rows.append({"baseline": base.variant, "variant": o.variant, "section": c.section, "measure": c.name,
+                         "chinese": chinese(c.name), "kind": "rate" if isinstance(c.a, Rate) else "mean",
+                         "baseline_value": value(c.a), "value": value(c.b), "diff": c.diff, "ci_low": c.ci[0],
+                         "ci_high": c.ci[1], "p": c.p, "p_adjusted": c.p_adj, "significant": c.significant,
+                         "test": c.test, "paired": c.paired, "note": c.note,
+                         "identical_hands": pair.identical if pair.paired else None})
+    return pd.DataFrame(rows)
+
+
+def write_table(frame, path: str | Path) -> Path:
+    """A DataFrame as CSV or JSON (records), by the file's suffix."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".json"):
+        raise ValueError(f"{path}: a table is written as .csv or .json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    if suffix == ".csv":
+        frame.to_csv(tmp, index=False)
+    else:
+        frame.to_json(tmp, orient="records", indent=1, force_ascii=False)
+    tmp.replace(path)
+    return path
 
 
 # ------------------------------------------------------------------------------------
 # Plots (matplotlib, Agg, PNG embedded as base64)
+
+#: CJK-capable font families matplotlib may find (Debian: fonts-noto-cjk gives Noto Sans CJK)
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP", "Source Han Sans SC",
+             "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback", "AR PL UMing CN")
+
+
+def cjk_font() -> str | None:
+    """The first installed CJK font family, or None (plots then show ids only)."""
+    from matplotlib import font_manager
+
+    names = {f.name for f in font_manager.fontManager.ttflist}
+    return next((f for f in CJK_FONTS if f in names), None)
 
 
 def _plt():
@@ -252,7 +460,14 @@ def _plt():
     matplotlib.use("Agg", force=True)   # no display, same output everywhere
     import matplotlib.pyplot as plt
 
+    font = cjk_font()
+    if font:   # Latin from DejaVu, Chinese from the CJK font (matplotlib's per-glyph fallback)
+        matplotlib.rcParams["font.family"] = ["DejaVu Sans", font]
     return plt
+
+
+def plot_label(name: str) -> str:
+    return zh_label(name) if cjk_font() else name
 
 
 def _png(fig) -> str:
@@ -263,7 +478,8 @@ def _png(fig) -> str:
 
 
 def plot_rates(stats_list: Sequence[VariantStats], section: str, title: str) -> str | None:
-    """Horizontal bars (log scale) of per-hand frequency with Wilson 95 % error bars."""
+    """Per-hand frequency as a dot with its 95 % interval as whiskers (log axis); a zero
+    count as its upper bound (◀)."""
     names: list[str] = []
     for s in stats_list:
         names += [r.name for r in s.rates if r.section == section and r.name not in names]
@@ -271,56 +487,89 @@ def plot_rates(stats_list: Sequence[VariantStats], section: str, title: str) -> 
         return None
     plt = _plt()
     k = len(stats_list)
-    height = 0.8 / k
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(names) * max(1, k * 0.7) + 1.2))
+    step = 0.7 / k
+    fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(names) * max(1, k * 0.6) + 1.3))
     y = np.arange(len(names))
     for j, s in enumerate(stats_list):
         rates = {r.name: r for r in s.rates if r.section == section}
         freq = np.array([rates[n].freq if n in rates else 0.0 for n in names])
         lo = np.array([rates[n].ci[0] if n in rates else 0.0 for n in names])
-        hi = np.array([rates[n].ci[1] if n in rates else 0.0 for n in names])
-        shown = freq > 0       # log axis: a zero has no bar, only its upper bound
-        pos = y + (j - (k - 1) / 2) * height
-        ax.barh(pos[shown], freq[shown], height=height, label=s.label, alpha=0.8)
-        ax.errorbar(freq[shown], pos[shown], xerr=[freq[shown] - lo[shown], hi[shown] - freq[shown]],
-                    fmt="none", ecolor="black", capsize=2, lw=0.8)
-        ax.scatter(hi[~shown], pos[~shown], marker="<", color="grey", s=12)
-    ax.set_yticks(y, names)
+        hi = np.array([rates[n].ci[1] if n in rates else np.nan for n in names])
+        seen = freq > 0
+        pos = y + (j - (k - 1) / 2) * step
+        dots = ax.errorbar(freq[seen], pos[seen], xerr=[freq[seen] - lo[seen], hi[seen] - freq[seen]], fmt="o",
+                           ms=4, capsize=2, lw=1, label=s.label)
+        zero = ~seen & np.isfinite(hi)
+        ax.scatter(hi[zero], pos[zero], marker="<", color=dots[0].get_color(), s=18)
+    ax.set_yticks(y, [plot_label(n) for n in names])
     ax.invert_yaxis()
     ax.set_xscale("log")
     _percent_axis(ax.xaxis)
-    ax.set_xlabel("per hand (log scale); whiskers: 95% Wilson interval; ◀: upper bound of a zero count")
-    ax.set_title(title)
-    if k > 1:
+    ax.set_xlabel("per hand (log scale): dot = frequency, whiskers = 95% Wilson interval, ◀ = upper bound of a zero count")
+    if k > 1:       # the title is the page's heading above the image, not repeated in it
         ax.legend(fontsize="small")
-    ax.grid(axis="x", which="both", alpha=0.3)
+    ax.grid(axis="x", which="major", alpha=0.3)
     return _png(fig)
 
 
-def plot_scores(stats_list: Sequence[VariantStats]) -> str | None:
-    """Distribution of a seat's net score per hand, dealer and non-dealer (log y)."""
-    plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
+def _bars(ax, stats_list, get, xlabel: str) -> bool:
+    """Integer-valued distributions as bars (one colour per variant, side by side), the
+    full range, each mean marked by a dashed line."""
+    k = len(stats_list)
+    width = 0.85 / k
     drawn = False
+    for j, s in enumerate(stats_list):
+        x, c = get(s)
+        if not len(x):
+            continue
+        share = c / c.sum()
+        bars = ax.bar(x + (j - (k - 1) / 2) * width, share, width=width, label=s.label, alpha=0.85)
+        mean = float((x * c).sum() / c.sum())
+        ax.axvline(mean, color=bars.patches[0].get_facecolor(), ls="--", lw=1)
+        ax.annotate(f"mean {mean:.2f}", (mean, 1), xycoords=("data", "axes fraction"), xytext=(3, -12 - 11 * j),
+                    textcoords="offset points", fontsize="x-small")
+        drawn = True
+    ax.set_xlabel(xlabel)
+    ax.yaxis.set_major_formatter(_percent_formatter())
+    ax.grid(axis="y", alpha=0.3)
+    return drawn
+
+
+def _percent_formatter():
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _: f"{100 * v:g}%")
+
+
+def plot_scores(stats_list: Sequence[VariantStats]) -> str | None:
+    """A seat's net score per hand, dealer and non-dealer: bars per value, full range."""
+    plt = _plt()
+    fig, axes = plt.subplots(2, 1, figsize=(10, 6.4))
+    drawn = False
+    empty = (np.array([]), np.array([]))
     for ax, role in zip(axes, ("dealer", "non-dealer")):
-        for s in stats_list:
-            x, c = s.histograms.get("score per hand", {}).get(role, (np.array([]), np.array([])))
-            if not len(x):
-                continue
-            p = c / c.sum()
-            lo, hi = _central(x, c, 0.001)
-            keep = (x >= lo) & (x <= hi)
-            # scores take few, scattered values: points joined by thin lines, not steps
-            ax.plot(x[keep], p[keep], marker=".", lw=0.8, label=s.label)
-            drawn = True
-        ax.set_yscale("log")
-        _percent_axis(ax.yaxis)
-        ax.set_title(f"{role} (central 99.8%)")
-        ax.set_xlabel("net score in the hand")
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("share of hands")
+        drawn |= _bars(ax, stats_list, lambda s, r=role: s.histograms.get("score per hand", {}).get(r, empty),
+                       f"{role}: net score in the hand")
+        ax.set_ylabel("share of hands")
     if len(stats_list) > 1:
-        axes[1].legend(fontsize="small")
+        axes[0].legend(fontsize="small")
+    fig.tight_layout()
+    if not drawn:
+        plt.close(fig)
+        return None
+    return _png(fig)
+
+
+def plot_session(stats_list: Sequence[VariantStats]) -> str | None:
+    """A seat's net result over a whole session, all seats pooled: bars, full range."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(10, 3.4))
+    empty = (np.array([]), np.array([]))
+    drawn = _bars(ax, stats_list, lambda s: s.histograms.get("session result", {}).get("seat", empty),
+                  "net result of a seat over one session")
+    ax.set_ylabel("share of seat-sessions")
+    if len(stats_list) > 1:
+        ax.legend(fontsize="small")
     if not drawn:
         plt.close(fig)
         return None
@@ -329,18 +578,13 @@ def plot_scores(stats_list: Sequence[VariantStats]) -> str | None:
 
 def _percent_axis(axis) -> None:
     """Log axes of proportions read as percentages; no crowded labels."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    from matplotlib.ticker import LogLocator, NullFormatter
 
     lo, hi = sorted(axis.get_view_interval())
     decades = math.log10(hi / lo) if lo > 0 else 99
     axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3 else (1.0,)))
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:g}%"))
+    axis.set_major_formatter(_percent_formatter())
     axis.set_minor_formatter(NullFormatter())
-
-
-def _central(x: np.ndarray, c: np.ndarray, tail: float) -> tuple[float, float]:
-    cum = np.cumsum(c) / c.sum()
-    return x[np.searchsorted(cum, tail)], x[min(len(x) - 1, np.searchsorted(cum, 1 - tail))]
 
 
 def plot_hand_length(stats_list: Sequence[VariantStats]) -> str | None:
@@ -358,7 +602,7 @@ def plot_hand_length(stats_list: Sequence[VariantStats]) -> str | None:
                 drawn = True
     ax.set_xlabel("live tiles drawn after the deal")
     ax.set_ylabel("share of all hands")
-    ax.set_title("Hand length")
+    ax.yaxis.set_major_formatter(_percent_formatter())
     ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
     if not drawn:
@@ -367,14 +611,67 @@ def plot_hand_length(stats_list: Sequence[VariantStats]) -> str | None:
     return _png(fig)
 
 
+def plot_forest(base: VariantStats, others: Sequence[VariantStats], results) -> list[tuple[str, str]]:
+    """Every tested difference against the baseline with its 95 % interval, one panel per
+    section (each with its own scale: rates in percentage points, means in their unit);
+    a filled dot is significant after the adjustment."""
+    plt = _plt()
+    out = []
+    order = {s: i for i, s in enumerate(SECTIONS)}
+    for kind, title, scale in (("rate", "Differences of rates vs baseline (percentage points)", 100.0),
+                               ("mean", "Differences of means vs baseline", 1.0)):
+        sections: dict[str, list[str]] = {}
+        for _, comps in results:
+            for c in comps:
+                if (kind == "rate") == isinstance(c.a, Rate) and c.tested:
+                    names = sections.setdefault(c.section, [])
+                    if c.name not in names:
+                        names.append(c.name)
+        if not sections:
+            continue
+        keys = sorted(sections, key=lambda k: order.get(k, len(order)))
+        k = len(others)
+        step = 0.7 / max(k, 1)
+        heights = [max(1.0, 0.28 * len(sections[sec]) * max(1, 0.6 * k)) + 0.5 for sec in keys]
+        fig, axes = plt.subplots(len(keys), 1, figsize=(9, sum(heights) + 0.6), squeeze=False,
+                                 gridspec_kw={"height_ratios": heights})
+        for ax, sec in zip(axes[:, 0], keys):
+            y = {name: i for i, name in enumerate(sections[sec])}
+            for j, (o, (_, comps)) in enumerate(zip(others, results)):
+                pts = [(y[c.name], c) for c in comps if c.section == sec and c.name in y and c.tested]
+                if not pts:
+                    continue
+                color = f"C{j}"
+                pos = np.array([p for p, _ in pts]) + (j - (k - 1) / 2) * step
+                d = np.array([c.diff for _, c in pts]) * scale
+                lo = np.array([c.ci[0] for _, c in pts]) * scale
+                hi = np.array([c.ci[1] for _, c in pts]) * scale
+                sig = np.array([c.significant for _, c in pts])
+                ax.errorbar(d, pos, xerr=[d - lo, hi - d], fmt="none", lw=1, capsize=2, ecolor=color, label=o.label)
+                ax.scatter(d[sig], pos[sig], color=color, s=22, zorder=3)
+                ax.scatter(d[~sig], pos[~sig], facecolors="white", edgecolors=color, s=22, zorder=3)
+            ax.axvline(0, color="black", lw=0.8)
+            ax.set_yticks(range(len(y)), [plot_label(n) for n in y], fontsize="small")
+            ax.set_ylim(len(y) - 0.5, -0.5)
+            ax.set_title(TITLES.get(sec, sec), fontsize="small", loc="left")
+            ax.grid(axis="x", alpha=0.3)
+        axes[0, 0].legend(fontsize="x-small", loc="best")
+        axes[-1, 0].set_xlabel(("percentage points" if kind == "rate" else "difference in the measure's unit")
+                               + "; whiskers: 95% interval; filled dot: significant after adjustment")
+        fig.tight_layout()
+        out.append((title, _png(fig)))
+    return out
+
+
 def _plots(stats_list: Sequence[VariantStats]) -> list[tuple[str, str]]:
     out = []
     for section, title in (("pattern", "Pattern frequencies"), ("property", "Property frequencies"),
-                           ("win kind", "Win kinds"), ("wild category", "Anhua wild categories")):
+                           ("win kind", "Win kind frequencies"), ("wild category", "Wild category frequencies")):
         png = plot_rates(stats_list, section, title)
         if png:
             out.append((title, png))
     for title, png in (("Score distributions", plot_scores(stats_list)),
+                       ("Session result distribution", plot_session(stats_list)),
                        ("Hand length distribution", plot_hand_length(stats_list))):
         if png:
             out.append((title, png))
@@ -384,92 +681,145 @@ def _plots(stats_list: Sequence[VariantStats]) -> list[tuple[str, str]]:
 # ------------------------------------------------------------------------------------
 # HTML
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
-h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
-h3 { font-size: 1em; margin-bottom: .3em; }
-table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: .9em; }
-th, td { padding: .2em .7em; border-bottom: 1px solid #eee; }
-th { background: #f4f4f4; text-align: right; } th:first-child, td:first-child { text-align: left; }
-td { text-align: right; font-variant-numeric: tabular-nums; }
-tr.sig td { background: #fff3d6; } .note { color: #555; font-size: .85em; }
-img { max-width: 100%; display: block; margin: .5em 0 1.5em; }
-"""
-
 
 def _esc(x) -> str:
     return html.escape(str(x))
 
 
-def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Sequence[str] | None = None) -> str:
+def _html_name(name: str) -> str:
+    zh = chinese(name)
+    return f"{_esc(name)}<span class=\"zh\" lang=\"zh-Hant\">{_esc(zh)}</span>" if zh else _esc(name)
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Sequence[str] | None = None,
+                first_is_name: bool = True) -> str:
     out = ["<table><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in head) + "</tr>"]
     for i, row in enumerate(rows):
         cls = f' class="{classes[i]}"' if classes and classes[i] else ""
-        out.append(f"<tr{cls}>" + "".join(f"<td>{_esc(c)}</td>" for c in row) + "</tr>")
+        cells = [f"<td>{row[0]}</td>" if first_is_name else f"<td>{_esc(row[0])}</td>"]
+        cells += [f"<td>{_esc(c)}</td>" for c in row[1:]]
+        out.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
 
 
-def _page(title: str, body: list[str]) -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    from mjsim import __version__
-
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>\n"
-            f"<h1>{_esc(title)}</h1><p class=\"note\">mjsim {_esc(__version__)}, {stamp}</p>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+def _name_html(cell: str) -> str:
+    """A first cell 'qixiaodui 七小對' (from name_cell) as id plus a marked Chinese span."""
+    head, _, tail = cell.partition(" ")
+    if tail and chinese(head) == tail:
+        return _html_name(head)
+    return _esc(cell)
 
 
-def _img(title: str, png: str) -> str:
-    return f"<h3>{_esc(title)}</h3><img alt=\"{_esc(title)}\" src=\"data:image/png;base64,{png}\">"
+class _Page:
+    """Headings with unique ids, collected into a table of contents."""
+
+    def __init__(self):
+        self.body: list[str] = []
+        self.toc: list[tuple[int, str, str]] = []
+        self._ids: set[str] = set()
+
+    def heading(self, level: int, text: str) -> None:
+        base = "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-") or "s"
+        ident, n = base, 1
+        while ident in self._ids:
+            n += 1
+            ident = f"{base}-{n}"
+        self._ids.add(ident)
+        self.toc.append((level, ident, text))
+        self.body.append(f"<h{level} id=\"{_esc(ident)}\">{_esc(text)}</h{level}>")
+
+    def add(self, text: str) -> None:
+        self.body.append(text)
+
+    def image(self, title: str, png: str) -> None:
+        self.heading(4, title)
+        self.body.append(f"<img alt=\"{_esc(title)}\" src=\"data:image/png;base64,{png}\">")
+
+    def render(self, title: str) -> str:
+        from mjsim import __version__
+
+        toc = ["<nav class=\"toc\"><strong>Contents</strong><ul>"]
+        depth = 2
+        for level, ident, text in self.toc:
+            if level > 3:
+                continue
+            while depth < level:
+                toc.append("<ul>")
+                depth += 1
+            while depth > level:
+                toc.append("</ul>")
+                depth -= 1
+            toc.append(f"<li><a href=\"#{_esc(ident)}\">{_esc(text)}</a></li>")
+        while depth > 2:
+            toc.append("</ul>")
+            depth -= 1
+        toc.append("</ul></nav>")
+        stamp = f"mjsim {__version__}, {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}"
+        template = Template((Path(__file__).with_name("report_template.html")).read_text(encoding="utf-8"))
+        return template.substitute(title=_esc(title), stamp=_esc(stamp), toc="\n".join(toc), body="\n".join(self.body))
+
+
+def _variant_html(page: _Page, s: VariantStats, heading: str) -> None:
+    page.heading(2, heading)
+    page.add(_html_table(["", ""], _info_rows(s), first_is_name=False))
+    for title, head, rows, note in _sections(s, full=True):
+        page.heading(3, title)
+        page.add(_html_table(head, [[_name_html(r[0]), *r[1:]] for r in rows]))
+        if note:
+            page.add(f"<p class=\"note\">{_esc(note)}</p>")
 
 
 def html_report(stats_list: Sequence[VariantStats], title: str = "mjsim report") -> str:
-    body = []
+    page = _Page()
     for s in stats_list:
-        body.append(f"<h2>{_esc(s.label)}</h2>")
-        body.append(_html_table(["", ""], _info_rows(s)))
-        for section, items in _by_section(s.rates).items():
-            body.append(f"<h3>{_esc(TITLES.get(section, section))}</h3>")
-            body.append(_html_table(["", *_rate_head(section, items)], [[r.name, *rate_cells(r)] for r in items]))
-        for section, items in _by_section(s.means).items():
-            body.append(f"<h3>{_esc(TITLES.get(section, section))}</h3>")
-            body.append(_html_table(["", *MEAN_HEAD], [[m.name, *mean_cells(m)] for m in items]))
-        body.append("<h2>Plots</h2>" if len(stats_list) == 1 else f"<h2>Plots: {_esc(s.label)}</h2>")
-        body += [_img(t, png) for t, png in _plots([s])]
-    body.append("<p class=\"note\">Rates are hands (or wins) in which the event happened, with 95% Wilson "
-                "score intervals; a hand with several winners of one pattern counts once.</p>")
-    return _page(title, body)
+        _variant_html(page, s, s.label)
+        page.heading(3, "Plots" if len(stats_list) == 1 else f"Plots: {s.label}")
+        for t, png in _plots([s]):
+            page.image(t, png)
+    page.heading(2, "Method")
+    page.add(f"<p class=\"note\">{_esc(METHOD_NOTE)}</p>")
+    return page.render(title)
 
 
-def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: str = "mjsim comparison") -> str:
-    body = ["<h2>Variants</h2>"]
+def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: str = "mjsim comparison", *,
+                    results=None, adjust: str = st.ADJUST) -> str:
+    results = results if results is not None else st.compare_all(base, others, adjust=adjust)
+    page = _Page()
+    page.heading(2, "Variants")
     for s in (base, *others):
-        body.append(f"<h3>{_esc(s.label)}{' (baseline)' if s is base else ''}</h3>")
-        body.append(_html_table(["", ""], _info_rows(s)))
-    body.append("<h2>Measures side by side</h2>")
+        page.add(f"<h4>{_esc(s.label)}{' (baseline)' if s is base else ''}</h4>")
+        page.add(_html_table(["", ""], _info_rows(s), first_is_name=False))
+    page.add("<ul>" + "".join(f"<li>{_esc(line)}</li>" for line in _pairing_lines(others, results)) + "</ul>")
+    page.heading(2, "Measures side by side")
     head = ["measure", f"{base.label} (baseline)"]
     for o in others:
-        head += [o.label, f"Δ {o.label} − baseline [95% CI]", "p", "significant"]
+        head += [o.label, f"Δ {o.label} − baseline [95% CI]", "p (test)", f"p adj. ({_adjust_name(adjust)})"]
     rows, classes = [], []
-    for sec, name, a, cs in _cmp_rows(base, others):
-        if _all_zero(a, cs):
+    section = None
+    for sec, name, a, cs in _cmp_rows(base, results):
+        if _quiet(a, cs):
             continue
-        row = [f"{sec}: {name}", _value(a)]
+        if sec != section:
+            rows.append([_esc(TITLES.get(sec, sec))] + [""] * (len(head) - 1))
+            classes.append("section")
+            section = sec
+        row = [_html_name(name), _value(a)]
         for c in cs:
-            row += [_value(c.b if c else None), _diff(c), pval(c.p) if c else "–",
-                    (f"yes ({c.test})" if c.significant else f"no ({c.test})") if c else "–"]
+            row += [_value(c.b if c else None), _diff(c), *_p_cells(c)]
         rows.append(row)
         classes.append("sig" if any(c is not None and c.significant for c in cs) else "")
-    body.append(_html_table(head, rows, classes))
-    body.append(f"<p class=\"note\">Significant: p &lt; {st.ALPHA}. Rates: {_esc(st.RATE_TEST)}, difference "
-                f"interval by Newcombe's hybrid score method. Means: {_esc(st.MEAN_TEST)} with "
-                f"Welch-Satterthwaite degrees of freedom. No correction for multiple comparisons: about 1 in 20 "
-                f"measures that do not truly differ is flagged by chance. Rates in %, differences in percentage "
-                f"points.</p>")
-    body.append("<h2>Plots</h2>")
-    body += [_img(t, png) for t, png in _plots([base, *others])]
-    return _page(title, body)
+    page.add(_html_table(head, rows, classes))
+    page.add(f"<p class=\"note\">{_esc(_legend(adjust))}</p>")
+    page.heading(2, "Differences with their intervals")
+    for t, png in plot_forest(base, others, results):
+        page.image(t, png)
+    page.heading(2, "Plots")
+    for t, png in _plots([base, *others]):
+        page.image(t, png)
+    page.heading(2, "Method")
+    page.add(f"<p class=\"note\">{_esc(METHOD_NOTE)}</p>")
+    return page.render(title)
 
 
 def write_html(path: str | Path, text: str) -> Path:

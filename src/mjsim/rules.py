@@ -226,6 +226,17 @@ class _Choice(_Spec):
         return value
 
 
+class _FirstDealer(_Spec):
+    """RULES §1 Sessions: "random" (drawn from the session's seed) or a seat 0..3."""
+
+    desc, plural = 'a seat 0..3 or "random"', 'seats 0..3 or "random"'
+
+    def check(self, value, key):
+        if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3):
+            return value
+        raise self.fail(value, key, True)
+
+
 class _List(_Spec):
     def __init__(self, item: _Spec, length: int | None = None, unique: bool = False):
         self.item, self.length, self.unique = item, length, unique
@@ -276,6 +287,7 @@ _PASS_RON_LOCK = _Choice("until_own_discard", "same_kind_until_own_discard", "no
 _ROB_KONG_PAYS = _Choice("all", "one")
 _DEALER_NEXT = _Choice("winner", "next_on_loss")
 _DEALER_ON_DRAW = _Choice("stay", "next", "last_drawer")
+_FIRST_DEALER = _FirstDealer()
 
 _WANZAI: dict[str, _Spec] = {
     "rules": _RULES,
@@ -291,6 +303,8 @@ _WANZAI: dict[str, _Spec] = {
     "fire_min_hands": _Int(1),
     "piao": _List(_Int(0, 2), 4),
     "rob_kong_pays": _ROB_KONG_PAYS,
+    "quanqiuren_self": _Choice("pinghu", "quanqiuren"),
+    "first_dealer": _FIRST_DEALER,
     "dealer_next": _DEALER_NEXT,
     "dealer_on_draw": _DEALER_ON_DRAW,
     "kong_values": _Table(KONG_VALUE_IDS, _Int(0)),
@@ -304,6 +318,8 @@ _ANHUA: dict[str, _Spec] = {
     "pair_258": _FLAG,
     "hard_if_natural": _FLAG,
     "multiple_ron": _FLAG,
+    "discard_win_wilds": _Choice("dan_wang_face_value", "none", "face_value"),
+    "added_kong_on_draw_only": _FLAG,
     "pass_ron_lock": _PASS_RON_LOCK,
     "rob_kong_pays": _ROB_KONG_PAYS,
     "instant_win_categories": _List(_Choice(*WILD_CATEGORIES), unique=True),
@@ -312,6 +328,7 @@ _ANHUA: dict[str, _Spec] = {
     "buzhang_tiles": _Int(1, 6),
     "birds": _Int(0, 10),
     "score_cap": _Int(0),
+    "first_dealer": _FIRST_DEALER,
     "dealer_next": _DEALER_NEXT,
     "dealer_on_draw": _DEALER_ON_DRAW,
     "multipliers": _Table(ANHUA_MULTIPLIER_IDS, _Int(1)),
@@ -395,7 +412,74 @@ def _check(tree: Mapping, game: str, source: str) -> dict:
             if bad.msg == "missing":
                 raise RulesError(f"{source}: missing key '{bad.key}'", source, bad.key) from None
             raise RulesError(f"{source}: key '{bad.key}': {bad.msg}", source, bad.key) from None
+    _check_payment_bound(out, game, source)
     return out
+
+
+#: RULES §1 Units and bounds: every single payment must fit a signed 32-bit integer.
+PAYMENT_LIMIT = 2**31 - 1
+
+
+def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
+    """The largest single payment a rule set can make -> (amount, key, how it is made).
+
+    `key` is the parameter to blame: `base` when it is above 1, else the value or
+    multiplier that makes the largest payment.  Exact products of the factors RULES §2.5
+    and §3.2-3.5 allow at once (the fire exponent counts only seats that can be on fire).
+    """
+    base = tree["base"]
+    if game == "wanzai":
+        fire_on = [f > 0 for f in tree["fire"]]
+        dealer = 2 if tree["dealer_pays_double"] else 1
+        best = (0, "base", "")
+        pairs = [(p, r) for p in range(4) for r in range(4) if p != r]
+        candidates = [(v[i], f"values.{k}") for k, v in tree["values"].items() for i in (0, 1)]
+        candidates += [(v, f"kong_values.{k}") for k, v in tree["kong_values"].items()]
+        for value, key in candidates:
+            for p, r in pairs:
+                fire = fire_on[p] + fire_on[r]
+                piao = (tree["piao"][p] + tree["piao"][r]) if key.startswith("values.") else 0
+                amount = (value * base << fire) * dealer + piao * base
+                if amount > best[0]:
+                    how = f"{key} {value} × base {base}" + (f" × fire 2^{fire}" if fire else "") + \
+                          (" × dealer 2" if dealer > 1 else "") + (f" + piao {piao} × base {base}" if piao else "")
+                    best = (amount, key, how)
+        amount, key, how = best
+    else:
+        m = tree["multipliers"]
+        basic = max((m["yingzhuang"], "multipliers.yingzhuang"),
+                    max((m["pinghu"] * m[c], f"multipliers.{c}") for c in WILD_CATEGORIES))
+        ctx = max(m["gangshanghua"], m["qiangganghu"], m["gangshangpao"])
+        score = base * basic[0] * m["qingyise"] * m["xiaoqidui"] * ctx
+        amount, key = score << tree["birds"], basic[1]
+        how = (f"base {base} × {basic[1]} {basic[0]} × qingyise {m['qingyise']} × xiaoqidui "
+               f"{m['xiaoqidui']} × context {ctx} × bird 2^{tree['birds']}")
+        if tree["score_cap"]:
+            amount, key, how = min(amount, tree["score_cap"]), "score_cap", how + f", capped at {tree['score_cap']}"
+        instant = tree["instant_win_score"] * base
+        if tree["score_cap"]:
+            instant = min(instant, tree["score_cap"])
+        if instant > amount:
+            amount, key, how = instant, "instant_win_score", f"instant_win_score {tree['instant_win_score']} × base {base}"
+    if base > 1 and key != "score_cap":
+        key = "base"
+    return amount, key, how
+
+
+def _check_payment_bound(tree: Mapping, game: str, source: str) -> None:
+    for key, value in tree.items():
+        for sub, v in (value.items() if isinstance(value, Mapping) else [(None, value)]):
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, int) and not isinstance(x, bool) and x > PAYMENT_LIMIT:
+                    dotted = key if sub is None else f"{key}.{sub}"
+                    raise RulesError(f"{source}: key '{dotted}': {x} does not fit in a signed 32-bit "
+                                     f"integer (at most {PAYMENT_LIMIT})", source, dotted)
+    amount, key, how = largest_payment(tree, game)
+    if amount > PAYMENT_LIMIT:
+        raise RulesError(
+            f"{source}: key '{key}': the largest possible single payment ({how} = {amount}) does not "
+            f"fit in a signed 32-bit integer (at most {PAYMENT_LIMIT}); lower it",
+            source, key)
 
 
 def _game_of(tree: Mapping, source: str) -> str:
@@ -426,11 +510,11 @@ MAX_RULES_BYTES = 1 << 20
 def _read_file(path: Path, source: str) -> str:
     try:
         if path.is_dir():
-            raise RulesError(f"{source}: is a directory, not a rules file", source)
+            raise RulesError(f"{source}: cannot read rules file: it is a directory", source)
         with open(path, "rb") as f:
             data = f.read(MAX_RULES_BYTES + 1)
         if len(data) > MAX_RULES_BYTES:
-            raise RulesError(f"{source}: larger than {MAX_RULES_BYTES >> 20} MiB: not a rules file", source)
+            raise RulesError(f"{source}: cannot read rules file: larger than {MAX_RULES_BYTES >> 20} MiB", source)
     except FileNotFoundError:
         raise RulesError(f"{source}: rules file not found", source) from None
     except OSError as exc:

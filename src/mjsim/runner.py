@@ -5,6 +5,7 @@ Layout of an output directory ``DIR``::
     DIR/manifest.json                                   one entry per variant: what made it
     DIR/hands/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
     DIR/wins/variant=<v>/chunk-s<seed>-<start>-<count>.parquet   (same chunk, same name)
+    DIR/payments/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
 
 ``<v>`` is the variant name URI-encoded (``a=b-1a2b3c4d`` -> ``a%3Db-1a2b3c4d``), the hive
 convention pyarrow, pandas, DuckDB and polars all decode; the variant lives in the path only,
@@ -74,7 +75,8 @@ WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao",
 END_NAMES = ("draw", "win")
 
 #: Layout of the files (file metadata ``mjsim.schema_version``). 2: no ``variant`` column
-#: (the hive path holds it, URI-encoded), sweeps' grid values as columns of hands.
+#: (the hive path holds it, URI-encoded), sweeps' grid values as columns of hands, the
+#: payments table, claims_0..3 per hand and turn per win, int64 money.
 SCHEMA_VERSION = 2
 
 # Columns the game returns, with the dtypes of the contract (RULES-independent).
@@ -86,12 +88,21 @@ HANDS_ARRAYS = {
     **{f"delta_{s}": np.int64 for s in range(4)},
     **{f"fire_{s}": np.int8 for s in range(4)},
     **{f"piao_{s}": np.int8 for s in range(4)},
+    **{f"claims_{s}": np.int16 for s in range(4)},
 }
 WINS_ARRAYS = {
     "hand_index": np.int64, "winner": np.int8, "discarder": np.int8, "win_kind": np.uint8,
     "pattern": np.int8, "props": np.uint32, "category": np.int8, "points": np.int32,
-    "birds_hit": np.int8, "received": np.int64,
+    "birds_hit": np.int8, "received": np.int64, "turn": np.int16,
 }
+PAYMENTS_ARRAYS = {
+    "hand_index": np.int64, "payer": np.int8, "receiver": np.int8, "amount": np.int64,
+    "reason": np.int8, "pattern": np.int16,
+}
+#: the game contract's payment reasons (mjsim.game.PAY_REASONS wins if the game defines it)
+PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
+#: the tables of a dataset, one file per chunk in each; a chunk is done when all exist
+TABLES = ("hands", "wins", "payments")
 
 
 class GameUnavailable(RuntimeError):
@@ -373,6 +384,7 @@ class ChunkResult:
     n_wins: int
     simulate_seconds: float
     encode_seconds: float
+    payments: bytes = b""
 
 
 _RESOLVED: dict[str, Callable] = {}
@@ -404,16 +416,18 @@ def build_chunk(task: ChunkTask) -> ChunkResult:
     spec = task.spec
     simulate = resolve_simulator(task.simulator)
     t0 = time.perf_counter()
-    hands, wins = _simulate_in_slices(simulate, spec, task.start, task.count)
+    hands, wins, payments = _simulate_in_slices(simulate, spec, task.start, task.count)
     t1 = time.perf_counter()
-    win_kinds = getattr(_simulator_module(task.simulator), "WIN_KINDS", WIN_KINDS)
+    module = _simulator_module(task.simulator)
     hands_t = hands_table(spec, task.start, task.count, hands)
-    wins_t = wins_table(spec, wins, win_kinds)
+    wins_t = wins_table(spec, wins, getattr(module, "WIN_KINDS", WIN_KINDS))
+    payments_t = payments_table(spec, payments, getattr(module, "PAY_REASONS", PAY_REASONS))
     meta = file_metadata(spec, task.start, task.count)
     hands_b = encode_parquet(hands_t, meta)
     wins_b = encode_parquet(wins_t, meta)
+    payments_b = encode_parquet(payments_t, meta)
     t2 = time.perf_counter()
-    return ChunkResult(task, hands_b, wins_b, wins_t.num_rows, t1 - t0, t2 - t1)
+    return ChunkResult(task, hands_b, wins_b, wins_t.num_rows, t1 - t0, t2 - t1, payments_b)
 
 
 class _Counter:
@@ -435,21 +449,21 @@ _PROGRESS_COUNTER = None
 
 
 def _simulate_in_slices(simulate: Callable, spec: RunSpec, start: int, count: int):
-    """One chunk's (hands, wins), played in slices of whole sessions, reporting progress
+    """One chunk's (hands, wins, payments), played in slices of whole sessions, reporting progress
     after each. A hand depends only on its session's earlier hands, so the concatenated
     slices are exactly the rows of one call (the tests compare chunkings row for row)."""
     step = max(spec.session_hands, PROGRESS_SLICE // spec.session_hands * spec.session_hands)
     counter = _PROGRESS_COUNTER
     if counter is None or count <= step:
-        out = simulate(spec.rules, spec.players, spec.seed, start, count, spec.session_hands)
+        out = simulate(spec.rules, spec.players, spec.seed, start, count, spec.session_hands, payments=True)
         _count_hands(counter, count)
         return out
     parts = []
     for s in range(start, start + count, step):
         n = min(step, start + count - s)
-        parts.append(simulate(spec.rules, spec.players, spec.seed, s, n, spec.session_hands))
+        parts.append(simulate(spec.rules, spec.players, spec.seed, s, n, spec.session_hands, payments=True))
         _count_hands(counter, n)
-    return tuple({k: np.concatenate([p[i][k] for p in parts]) for k in parts[0][i]} for i in (0, 1))
+    return tuple({k: np.concatenate([p[i][k] for p in parts]) for k in parts[0][i]} for i in range(len(parts[0])))
 
 
 def _count_hands(counter, n: int) -> None:
@@ -532,6 +546,7 @@ def hands_table(spec: RunSpec, start: int, count: int, arrays: dict):
         **{f"delta_{s}": c[f"delta_{s}"] for s in range(4)},
         **{f"fire_{s}": c[f"fire_{s}"] for s in range(4)},
         **{f"piao_{s}": c[f"piao_{s}"] for s in range(4)},
+        **{f"claims_{s}": c[f"claims_{s}"] for s in range(4)},
     }
     table = pa.table(cols, schema=hands_schema())
     for key, value in spec.swept:      # constant columns after the contract's
@@ -559,8 +574,38 @@ def wins_table(spec: RunSpec, arrays: dict, win_kinds: Sequence[str] = WIN_KINDS
         "points": c["points"],
         "birds_hit": c["birds_hit"],
         "received": c["received"],
+        "turn": c["turn"],
     }
     return pa.table(cols, schema=wins_schema())
+
+
+def payments_table(spec: RunSpec, arrays: dict, reasons: Sequence[str] = PAY_REASONS):
+    """One row per payment: who paid whom how much, why, and for which pattern's win."""
+    import pyarrow as pa
+
+    from mjsim import PATTERNS
+
+    c = _columns(arrays, PAYMENTS_ARRAYS, "payments")
+    n = len(c["hand_index"])
+    cols = {
+        "seed": _constant(spec.seed, n, pa.int64()),
+        "hand_index": c["hand_index"],
+        "payer": c["payer"],
+        "receiver": c["receiver"],
+        "amount": c["amount"],
+        "reason": _names(c["reason"], reasons, "reason"),
+        "pattern": _names(c["pattern"], PATTERNS, "pattern", null_code=-1),
+    }
+    return pa.table(cols, schema=payments_schema())
+
+
+def payments_schema():
+    import pyarrow as pa
+
+    return pa.schema([
+        ("seed", pa.int64()), ("hand_index", pa.int64()), ("payer", pa.int8()), ("receiver", pa.int8()),
+        ("amount", pa.int64()), ("reason", pa.string()), ("pattern", pa.string()),
+    ])
 
 
 def hands_schema():
@@ -576,6 +621,7 @@ def hands_schema():
         *[(f"delta_{s}", pa.int64()) for s in range(4)],
         *[(f"fire_{s}", pa.int8()) for s in range(4)],
         *[(f"piao_{s}", pa.int8()) for s in range(4)],
+        *[(f"claims_{s}", pa.int16()) for s in range(4)],
     ])
 
 
@@ -587,7 +633,7 @@ def wins_schema():
         ("winner", pa.int8()), ("discarder", pa.int8()), ("win_kind", pa.string()),
         ("pattern", pa.string()), ("properties", pa.list_(pa.string())),
         ("category", pa.string()), ("points", pa.int32()), ("birds_hit", pa.int8()),
-        ("received", pa.int64()),
+        ("received", pa.int64()), ("turn", pa.int16()),
     ])
 
 
@@ -761,7 +807,7 @@ def remove_stale_tmp(out: Path, specs: Sequence[RunSpec]) -> None:
     for tmp in out.glob(".manifest.json.*.tmp"):
         tmp.unlink(missing_ok=True)
     for spec in specs:
-        for table in ("hands", "wins"):
+        for table in TABLES:
             for tmp in partition(out, table, spec.variant).glob("*.tmp"):
                 tmp.unlink(missing_ok=True)
 
@@ -866,7 +912,7 @@ def verify_existing(out: Path, spec: RunSpec, *, allow_version_mix: bool = False
 
     out = Path(out)
     good: dict[str, dict[int, int]] = {}
-    for table in ("hands", "wins"):
+    for table in TABLES:
         good[table] = {}
         part = partition(out, table, spec.variant)
         if not part.is_dir():
@@ -902,7 +948,8 @@ def verify_existing(out: Path, spec: RunSpec, *, allow_version_mix: bool = False
                 say(f"{path}: {problem}; moved to {dest}, the chunk will be redone")
                 continue
             good[table][start] = count
-    return {start: count for start, count in good["hands"].items() if good["wins"].get(start) == count}
+    return {start: count for start, count in good["hands"].items()
+            if all(good[t].get(start) == count for t in TABLES)}
 
 
 def _refuse_foreign(out: Path, path: Path, spec: RunSpec, meta: dict) -> None:
@@ -918,14 +965,15 @@ def _refuse_foreign(out: Path, path: Path, spec: RunSpec, meta: dict) -> None:
 
 def chunk_done(out: Path, spec: RunSpec, start: int, count: int) -> bool:
     name = chunk_name(spec, start, count)
-    return all((partition(out, t, spec.variant) / name).exists() for t in ("hands", "wins"))
+    return all((partition(out, t, spec.variant) / name).exists() for t in TABLES)
 
 
 def store_chunk(out: Path, result: ChunkResult) -> None:
     task = result.task
     name = chunk_name(task.spec, task.start, task.count)
-    # wins first: the hands file is the last to appear, and a chunk counts as done only
-    # when both exist, so an interruption between the two renames just redoes the chunk
+    # payments and wins first: the hands file is the last to appear, and a chunk counts as
+    # done only when all exist, so an interruption between the renames just redoes the chunk
+    write_atomic(partition(out, "payments", task.spec.variant) / name, result.payments)
     write_atomic(partition(out, "wins", task.spec.variant) / name, result.wins)
     write_atomic(partition(out, "hands", task.spec.variant) / name, result.hands)
 
@@ -1033,7 +1081,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
     # the cluster before the lock: an unreachable scheduler leaves nothing behind either
     with _dask_client(backend, scheduler, workers, scheduler_timeout) as client, directory_lock(out):
         for spec in specs:
-            for table in ("hands", "wins"):
+            for table in TABLES:
                 partition(out, table, spec.variant).mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(out, specs)
         check_manifest(out, specs, allow_version_mix)   # again, now that no one else writes
@@ -1083,7 +1131,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
 def failed_message(e: OSError, result: RunResult) -> str:
     what = str(e) if isinstance(e, SchedulerLost) else \
         f"{e.strerror or _first_line(e)}" + (f" ({e.filename})" if e.filename else "")
-    return (f"run stopped: {what}; {result.chunks_done + result.chunks_skipped} of {result.chunks_total} chunks "
+    return (f"run stopped: {what}; {result.chunks_done + result.chunks_skipped:,} of {result.chunks_total:,} chunks "
             f"({result.hands_done + result.hands_skipped:,} hands) are complete in {result.out}; "
             f"run the same command again to resume")
 
@@ -1475,6 +1523,6 @@ def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every
 
 
 def interrupted_message(result: RunResult) -> str:
-    return (f"interrupted: {result.chunks_done + result.chunks_skipped} of {result.chunks_total} chunks "
+    return (f"interrupted: {result.chunks_done + result.chunks_skipped:,} of {result.chunks_total:,} chunks "
             f"({result.hands_done + result.hands_skipped:,} hands) are complete in {result.out}; "
             f"run the same command again to resume")

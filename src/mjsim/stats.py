@@ -1,55 +1,60 @@
-"""Statistics over an mjsim dataset: DuckDB aggregation, Wilson intervals, comparisons.
+"""Statistics over an mjsim dataset: every measure with a 95 % interval, and comparisons
+of variants that use the pairing the design creates.
 
-Every rate is "hands (or wins) in which X happened / hands (or wins)", a true proportion,
-so its 95 % interval is a Wilson score interval. A hand with two winners of the same
-pattern counts once for that pattern.
+Measures (see mjsim.measures): rates per hand or per win, means per hand or per win,
+shares of money. Hands of one session are dependent (dealer, 上火), so every standard error
+is clustered by session (statsmodels' cluster-robust variance; tests check it).
 
-Comparisons between two variants (or two datasets):
-- rates: two-sided two-proportion z-test with the pooled proportion; the interval of the
-  difference is Newcombe's hybrid score interval (built from the two Wilson intervals);
-- means: Welch's unequal-variance t-test; the interval uses the Welch-Satterthwaite df.
-A difference is flagged significant at p < 0.05 per measure, without correction for
-multiple comparisons: among many measures that truly do not differ, about 1 in 20 is
-flagged by chance. Variants of one sweep share the seed, and so deal the same walls: their
-samples are positively correlated and the unpaired tests above are then conservative.
+- A rate's interval is Wilson's score interval on the effective sample size n / deff, where
+  deff = clustered variance / binomial variance (at least 1): plain Wilson for hands that
+  are independent, wider where a measure carries over within a session (上火).
+- A mean's interval is mean ± t(G-1) x clustered standard error, G = sessions.
+
+Comparisons (`compare`, `compare_all`):
+- paired, when the two variants share game, seed, players, session length and hand range
+  (a sweep always does; two runs with one seed do): hand i was dealt the same wall in
+  both, so the difference of each measure is estimated from per-hand differences with a
+  session-clustered standard error (t with G-1 df), and rare 0/1 events use the exact
+  McNemar test on the hands where they differ. The number of hands played identically
+  (same dealer, length, claims, kongs, winners and win kinds) is reported;
+- unpaired otherwise (independent runs): rates by the two-proportion z-test on effective
+  counts with Newcombe's hybrid score interval, or Fisher's exact test when a count is
+  small; means by Welch's t-test on the clustered standard errors.
+- Many measures are tested at once: each p-value is adjusted (Holm, statsmodels
+  multipletests; Benjamini-Hochberg on request) over every comparison of one report, and
+  the flag is on the adjusted p. Measures the change itself defines (bird hits when
+  `birds` changes, fire rates when `fire` does) and measures identical in every hand are
+  shown but not tested.
 """
 from __future__ import annotations
 
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from mjsim.measures import GAME_PATTERNS, GAME_PROPERTIES, GAME_WIN_KINDS, WILD_CATEGORIES  # noqa: F401
+
 __all__ = [
-    "ALPHA", "Comparison", "Mean", "Rate", "VariantStats", "compare", "connect", "query",
-    "summarize", "summarize_all", "two_proportion_z_test", "variants", "welch_t_test", "wilson",
+    "ALPHA", "Comparison", "Mean", "Rate", "VariantStats", "compare", "compare_all", "connect", "query",
+    "query_frame", "summarize", "summarize_all", "two_proportion_z_test", "variant_stats", "variants",
+    "welch_t_test", "wilson",
 ]
 
 ALPHA = 0.05
 Z95 = 1.959963984540054     # standard normal 97.5 % quantile
 RATE_TEST = "two-proportion z-test (pooled)"
+FISHER_TEST = "Fisher's exact test"
 MEAN_TEST = "Welch's t-test"
-
-_WANZAI_PATTERNS = (
-    "pinghu", "shisanlan", "qixing_shisanlan", "quanqiuren", "daqidui", "qixiaodui",
-    "haohua_qixiaodui", "shuang_haohua_qixiaodui", "san_haohua_qixiaodui", "qingyise_pinghu",
-    "qingyise_daqidui", "qingyise_qixiaodui", "qingyise_haohua_qixiaodui",
-    "qingyise_shuang_haohua_qixiaodui", "qingyise_san_haohua_qixiaodui",
-)
-_WILD_CATEGORIES = ("dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
-#: listed even when they never occurred: a zero count still has an informative upper bound
-GAME_PATTERNS = {"wanzai": _WANZAI_PATTERNS, "anhua": ("yingzhuang", "pinghu")}
-GAME_PROPERTIES = {
-    "wanzai": _WANZAI_PATTERNS[:9] + ("qingyise",),
-    "anhua": ("qingyise", "xiaoqidui", *_WILD_CATEGORIES, "gangshanghua", "qiangganghu", "gangshangpao"),
-}
-GAME_WIN_KINDS = {
-    "wanzai": ("self_draw", "discard", "rob_kong"),
-    "anhua": ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant"),
-}
+PAIRED_TEST = "paired t-test, session-clustered"
+MCNEMAR_TEST = "exact McNemar test"
+#: below this many events in a cell (unpaired) or discordant hands (paired), exact tests
+EXACT_BELOW = 10
+ADJUST = "holm"
+ADJUST_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
 
 
 # ------------------------------------------------------------------------------------
@@ -74,7 +79,7 @@ def wilson(k, n, z: float = Z95):
     return lo, hi
 
 
-def two_proportion_z_test(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+def two_proportion_z_test(k1: float, n1: float, k2: float, n2: float) -> tuple[float, float]:
     """(z, two-sided p) for H0: p1 == p2, pooled standard error."""
     from scipy.stats import norm
 
@@ -87,7 +92,7 @@ def two_proportion_z_test(k1: int, n1: int, k2: int, n2: int) -> tuple[float, fl
     return z, float(2 * norm.sf(abs(z)))
 
 
-def newcombe_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+def newcombe_interval(k1: float, n1: float, k2: float, n2: float, z: float = Z95) -> tuple[float, float]:
     """95 % interval of p2 - p1 (Newcombe 1998, method 10: from the two Wilson intervals)."""
     p1, p2 = k1 / n1, k2 / n2
     l1, u1 = wilson(k1, n1, z)
@@ -98,18 +103,31 @@ def newcombe_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tup
 
 def welch_t_test(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int):
     """(t, two-sided p, ci_low, ci_high) of mean2 - mean1 by Welch's t-test."""
+    return welch_from_se(m1, s1 / math.sqrt(n1), n1 - 1, m2, s2 / math.sqrt(n2), n2 - 1)
+
+
+def welch_from_se(m1: float, se1: float, df1: float, m2: float, se2: float, df2: float):
+    """Welch's test from two standard errors and their degrees of freedom (clustered:
+    df = sessions - 1); Welch-Satterthwaite df for the difference."""
     from scipy.stats import t as student
 
-    v1, v2 = s1 * s1 / n1, s2 * s2 / n2
+    v1, v2 = se1 * se1, se2 * se2
     d = m2 - m1
     se = math.sqrt(v1 + v2)
-    if se == 0 or n1 < 2 or n2 < 2:
+    if se == 0 or df1 < 1 or df2 < 1 or not math.isfinite(se):
         return (0.0, 1.0, d, d) if d == 0 else (math.inf, 0.0, d, d)
-    df = (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
+    df = (v1 + v2) ** 2 / ((v1 * v1 / df1 if v1 else 0.0) + (v2 * v2 / df2 if v2 else 0.0))
     t = d / se
     p = float(2 * student.sf(abs(t), df))
     half = float(student.ppf(1 - ALPHA / 2, df)) * se
     return t, p, d - half, d + half
+
+
+def cluster_variance(ss: float, total_n: float, clusters: int) -> float:
+    """Variance of a ratio R = ΣY/ΣN from Σ_g (Y_g - R N_g)^2 over G clusters (CR1)."""
+    if clusters < 2 or not total_n:
+        return math.nan
+    return clusters / (clusters - 1) * ss / (total_n * total_n)
 
 
 # ------------------------------------------------------------------------------------
@@ -118,13 +136,15 @@ def welch_t_test(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int):
 
 @dataclass(frozen=True)
 class Rate:
-    """`count` of `n` (hands or wins) had it."""
+    """`count` of `n` (hands, wins or points of money) had it."""
 
     section: str
     name: str
-    count: int
-    n: int
+    count: float
+    n: float
     unit: str = "hands"    # what n counts
+    se: float = math.nan   # session-clustered standard error of freq
+    defined_by: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str]:
@@ -135,31 +155,52 @@ class Rate:
         return self.count / self.n if self.n else math.nan
 
     @property
+    def deff(self) -> float:
+        """Design effect: clustered over binomial variance, at least 1 (1 when unknown)."""
+        p = self.freq
+        if not (0 < p < 1) or not math.isfinite(self.se):
+            return 1.0
+        return max(1.0, self.se * self.se / (p * (1 - p) / self.n))
+
+    @property
     def ci(self) -> tuple[float, float]:
-        return wilson(self.count, self.n)
+        d = self.deff
+        return wilson(self.count / d, self.n / d)
 
 
 @dataclass(frozen=True)
 class Mean:
     section: str
     name: str
-    n: int
+    n: float
     mean: float
     sd: float
     min: float = math.nan
     max: float = math.nan
+    se: float = math.nan      # session-clustered standard error of the mean
+    df: float = math.nan      # its degrees of freedom (sessions - 1)
+    unit: str = "hands"
+    defined_by: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.section, self.name)
 
+    def _se_df(self) -> tuple[float, float]:
+        if math.isfinite(self.se) and math.isfinite(self.df):
+            return self.se, self.df
+        if self.n >= 2 and math.isfinite(self.sd):
+            return self.sd / math.sqrt(self.n), self.n - 1
+        return math.nan, math.nan
+
     @property
     def ci(self) -> tuple[float, float]:
         from scipy.stats import t as student
 
-        if self.n < 2:
+        se, df = self._se_df()
+        if not (df >= 1) or self.mean is None or not math.isfinite(se):
             return (math.nan, math.nan)
-        half = float(student.ppf(1 - ALPHA / 2, self.n - 1)) * self.sd / math.sqrt(self.n)
+        half = float(student.ppf(1 - ALPHA / 2, df)) * se
         return self.mean - half, self.mean + half
 
 
@@ -173,6 +214,11 @@ class VariantStats:
     means: list[Mean] = field(default_factory=list)
     histograms: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
     info: dict = field(default_factory=dict)   # manifest entry: seed, players, label, ...
+    root: Path | None = None
+    sessions: int = 0
+    session_spread: list[dict] = field(default_factory=list)
+    rules: object = None                       # mjsim.Rules from the file metadata, when readable
+    lists: object = None                       # mjsim.measures.Lists (names present)
 
     @property
     def label(self) -> str:
@@ -180,6 +226,31 @@ class VariantStats:
 
     def section(self, name: str) -> list:
         return [m for m in (*self.rates, *self.means) if m.section == name]
+
+    def frame(self):
+        """Every measure as a pandas DataFrame: one row each, estimate, 95 % interval, method."""
+        import pandas as pd
+
+        from mjsim.names import chinese
+
+        rows = []
+        for r in self.rates:
+            lo, hi = r.ci
+            rows.append({"variant": self.variant, "section": r.section, "measure": r.name, "chinese": chinese(r.name),
+                         "kind": "rate", "unit": r.unit, "estimate": r.freq, "ci_low": lo, "ci_high": hi,
+                         "count": r.count, "n": r.n, "se": r.se, "sd": math.nan, "min": math.nan,
+                         "max": math.nan, "method": "Wilson score on effective n (session-clustered)"})
+        for m in self.means:
+            lo, hi = m.ci
+            rows.append({"variant": self.variant, "section": m.section, "measure": m.name, "chinese": chinese(m.name),
+                         "kind": "mean", "unit": m.unit, "estimate": m.mean, "ci_low": lo, "ci_high": hi,
+                         "count": math.nan, "n": m.n, "se": m._se_df()[0], "sd": m.sd, "min": m.min,
+                         "max": m.max, "method": "t on session-clustered standard error"})
+        return pd.DataFrame(rows)
+
+    def _repr_html_(self) -> str:     # a notebook shows the table
+        return self.frame()._repr_html_()
+
 
 
 # ------------------------------------------------------------------------------------
@@ -283,13 +354,21 @@ def query(root: str | Path, sql: str) -> tuple[list[str], list[tuple]]:
         raise ValueError(f"query failed: {' '.join(str(e).split())}") from None
 
 
+def query_frame(root: str | Path, sql: str):
+    """`query` as a pandas DataFrame (renders in a notebook)."""
+    import pandas as pd
+
+    columns, rows = query(root, sql)
+    return pd.DataFrame.from_records(rows, columns=columns)
+
+
 def variants(root: str | Path) -> list[str]:
     """The variants present in the dataset, manifest order first."""
+    from mjsim.runner import decode_variant
+
     root = Path(root)
     if not root.is_dir():
         raise OSError(f"{root}: no such dataset directory")
-    from mjsim.runner import decode_variant
-
     on_disk = sorted(decode_variant(p.name.split("=", 1)[1])
                      for p in (root / "hands").glob("variant=*") if any(p.glob("*.parquet")))
     if not on_disk:
@@ -306,7 +385,13 @@ def _manifest(root: Path) -> dict:
         return {}
 
 
-def summarize(root: str | Path, variant: str | None = None) -> VariantStats:
+def summarize(root: str | Path, variant: str | None = None):
+    """Statistics of one variant (the only one, when `variant` is None) as a pandas
+    DataFrame, one row per measure (`variant_stats` gives the objects behind it)."""
+    return variant_stats(root, variant).frame()
+
+
+def variant_stats(root: str | Path, variant: str | None = None) -> VariantStats:
     """Statistics of one variant (the only one, when `variant` is None)."""
     found = variants(root)
     if variant is None:
@@ -321,128 +406,151 @@ def summarize(root: str | Path, variant: str | None = None) -> VariantStats:
 def summarize_all(root: str | Path, only: Sequence[str] | None = None) -> list[VariantStats]:
     """Statistics of every variant of a dataset, in `variants()` order."""
     root = Path(root)
-    con = connect(root, memory_limit=SUMMARY_MEMORY)
     manifest = _manifest(root)
     names = [v for v in variants(root) if only is None or v in only]
-    return [_variant_stats(con, v, manifest.get(v, {})) for v in names]
+    con = _reader({"d": root}, SUMMARY_MEMORY)
+    return [_variant_stats(con, root, v, manifest.get(v, {})) for v in names]
 
 
-def _one(con, sql: str, params: list):
-    return con.execute(sql, params).fetchone()
+def _reader(roots: dict[str, Path], memory_limit: str | None = None):
+    """A DuckDB connection with views <name>_hands and <name>_wins per dataset root (the
+    variant read from the hive path, kept as text). Internal: fixed SQL only."""
+    import tempfile
+
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute("SET preserve_insertion_order = false")
+    con.execute(f"SET temp_directory = {_sql_str(str(Path(tempfile.gettempdir()) / 'mjsim-duckdb'))}")
+    if memory_limit:
+        con.execute(f"SET memory_limit = {_sql_str(memory_limit)}")
+    from mjsim.runner import chunk_file_problem
+
+    for name, root in roots.items():
+        for table in ("hands", "wins", "payments"):
+            files = sorted((Path(root) / table).glob("variant=*/*.parquet"))
+            if not files:
+                if table == "payments":     # datasets before schema 2 have none
+                    continue
+                raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
+            for f in files:     # one line naming a damaged file, not a DuckDB traceback
+                problem = chunk_file_problem(f)
+                if problem:
+                    raise ValueError(f"{f} is damaged ({problem}): move it away, or resume the run "
+                                     f"that made {root} to redo it")
+            glob = str(Path(root) / table / "variant=*" / "*.parquet")
+            con.execute(f"CREATE VIEW {name}_{table} AS SELECT * FROM read_parquet({_sql_str(glob)}, "
+                        f"hive_partitioning = true, hive_types_autocast = false, union_by_name = true)")
+    return con
 
 
-def _all(con, sql: str, params: list):
-    return con.execute(sql, params).fetchall()
+def _has_view(con, name: str) -> bool:
+    return bool(con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchone()[0])
 
 
-def _seat_dealer_sql() -> str:
-    return "CASE dealer " + " ".join(f"WHEN {s} THEN delta_{s}" for s in range(4)) + " END"
+def _src(con_name: str, table: str, variant: str) -> str:
+    return f"(SELECT * FROM {con_name}_{table} WHERE variant = {_sql_str(variant)})"
 
 
-def _variant_stats(con, variant: str, info: dict) -> VariantStats:
-    v = [variant]
-    dd = _seat_dealer_sql()
-    seat_cols = ", ".join(
-        f"avg(delta_{s}), stddev_samp(delta_{s}), min(delta_{s}), max(delta_{s})" for s in range(4))
-    kong_cols = ", ".join(
-        f"count_if({k} > 0), avg({k}), stddev_samp({k})" for k in ("kongs_exposed", "kongs_added", "kongs_concealed"))
-    fire_cols = ", ".join(f"count_if(fire_{s} > 0)" for s in range(4))
-    total = " + ".join(f"delta_{s}" for s in range(4))
-    squares = " + ".join(f"delta_{s}::DOUBLE * delta_{s}" for s in range(4))
-    row = _one(con, f"""
-        SELECT any_value(rules), count(*), count_if("end" = 'win'), count_if("end" = 'draw'),
-               count_if(n_winners > 1), avg(draws), stddev_samp(draws), min(draws), max(draws),
-               {seat_cols},
-               avg({dd}), stddev_samp({dd}), min({dd}), max({dd}),
-               sum(({total}) - ({dd})), sum(({squares}) - ({dd})::DOUBLE * ({dd})),
-               {kong_cols}, {fire_cols}
-        FROM hands WHERE variant = ?""", v)
-    game, n = row[0], int(row[1])
-    st = VariantStats(variant, game, n, wins=0, info=dict(info))
-    st.rates += [Rate("outcome", "win", row[2], n), Rate("outcome", "draw", row[3], n),
-                 Rate("outcome", "several winners", row[4], n)]
-    st.means.append(Mean("hand", "live tiles drawn", n, row[5], _sd(row[6]), row[7], row[8]))
-    i = 9
-    for s in range(4):
-        st.means.append(Mean("score", f"seat {s}", n, row[i], _sd(row[i + 1]), row[i + 2], row[i + 3]))
-        i += 4
-    st.means.append(Mean("score", "dealer", n, row[i], _sd(row[i + 1]), row[i + 2], row[i + 3]))
-    i += 4
-    # non-dealer seats pooled: three values per hand, from sums so nothing is materialised
-    m = 3 * n
-    s1, s2 = float(row[i] or 0), float(row[i + 1] or 0)
-    mean = s1 / m if m else math.nan
-    var = (s2 - m * mean * mean) / (m - 1) if m > 1 else math.nan
-    st.means.append(Mean("score", "non-dealer", m, mean, math.sqrt(max(var, 0.0))))
-    i += 2
-    for kind in ("exposed", "added", "concealed"):
-        st.rates.append(Rate("kongs", f"hands with {kind} kong", row[i], n))
-        st.means.append(Mean("kongs", f"{kind} kongs per hand", n, row[i + 1], _sd(row[i + 2])))
-        i += 3
-    fire = row[i:i + 4]
-    if any(fire):
-        st.rates += [Rate("fire", f"seat {s} on fire", int(c), n) for s, c in enumerate(fire)]
+def _file_rules(root: Path, variant: str):
+    """The Rules a variant was made with, from a file's metadata (None if unreadable)."""
+    import pyarrow.parquet as pq
 
-    _win_stats(con, st)
-    _histograms(con, st)
+    from mjsim.rules import Rules
+    from mjsim.runner import partition
+
+    try:
+        path = next(iter(sorted(partition(root, "hands", variant).glob("*.parquet"))))
+        meta = pq.read_schema(path).metadata or {}
+        return Rules.from_toml_text(meta[b"mjsim.rules"].decode(), f"{path} metadata")
+    except Exception:   # an older or foreign file: the statistics do not need it
+        return None
+
+
+def _variant_stats(con, root: Path, variant: str, info: dict) -> VariantStats:
+    from mjsim import measures as M
+
+    hands, wins = _src("d", "hands", variant), _src("d", "wins", variant)
+    payments = _src("d", "payments", variant) if _has_view(con, "d_payments") else None
+    game = con.execute(f"SELECT any_value(rules) FROM {hands}").fetchone()[0]
+    lists = M.discover(con, wins, hands, game, payments)
+    fire = bool(con.execute(f"SELECT bool_or({' OR '.join(f'fire_{s} > 0' for s in range(4))}) FROM {hands}").fetchone()[0])
+    defs = M.definitions(lists, fire=fire)
+    sums = M.session_sums(con, defs, lists, hands, wins)
+    st = VariantStats(variant, game, sums["hands"], wins=0, info=dict(info), root=root, sessions=sums["sessions"],
+                      rules=_file_rules(root, variant), lists=lists)
+    for i, d in enumerate(defs):
+        Y, N, G = sums["Y"][i], sums["N"][i], sums["G"][i]
+        se = math.sqrt(cluster_variance(sums["SS"][i], N, G)) if G >= 2 and N else math.nan
+        if d.kind == "rate":
+            st.rates.append(Rate(d.section, d.name, Y, N, d.unit, se, d.defined_by))
+        else:
+            mean = Y / N if N else math.nan
+            sd = math.nan
+            if d.sq and N > 1:
+                sd = math.sqrt(max(0.0, (float(sums["Q"][i]) - N * mean * mean) / (N - 1)))
+            lo, hi = sums["lo"][i], sums["hi"][i]
+            st.means.append(Mean(d.section, d.name, N, mean, sd, math.nan if lo is None else float(lo),
+                                 math.nan if hi is None else float(hi), se, G - 1 if G >= 2 else math.nan,
+                                 d.unit, d.defined_by))
+    st.wins = int(next(r.n for r in st.rates if r.key == ("birds", "wins with a bird hit"))) if game == "anhua" \
+        else int(next(m.n for m in st.means if m.key == ("win", "points per win")))
+    if st.wins == 0:      # no win: the per-win measures say nothing
+        st.means = [m for m in st.means if m.unit != "wins"]
+        st.rates = [r for r in st.rates if r.unit == "hands"]
+    _histograms(con, st, hands)
+    _session_spread(con, st, hands)
     return st
 
 
-def _sd(x) -> float:
-    return math.nan if x is None else float(x)
-
-
-def _win_stats(con, st: VariantStats) -> None:
-    v = [st.variant]
-    n = st.hands
-    wins, points_avg, points_sd, recv_avg, recv_sd, bird_wins, birds_avg, birds_sd = _one(con, """
-        SELECT count(*), avg(points), stddev_samp(points), avg(received), stddev_samp(received),
-               count_if(birds_hit > 0), avg(birds_hit), stddev_samp(birds_hit)
-        FROM wins WHERE variant = ?""", v)
-    st.wins = int(wins)
-
-    def per_hand(column: str, section: str, listed: Sequence[str]):
-        seen = dict(_all(con, f"""SELECT {column}, count(DISTINCT hand_index) FROM wins
-                                  WHERE variant = ? AND {column} IS NOT NULL GROUP BY 1""", v))
-        for name in [*listed, *sorted(k for k in seen if k not in listed)]:
-            st.rates.append(Rate(section, name, int(seen.get(name, 0)), n))
-
-    per_hand("win_kind", "win kind", GAME_WIN_KINDS.get(st.game, ()))
-    per_hand("pattern", "pattern", GAME_PATTERNS.get(st.game, ()))
-    props = dict(_all(con, """SELECT p, count(DISTINCT hand_index) FROM
-                                (SELECT hand_index, unnest(properties) AS p FROM wins WHERE variant = ?)
-                              GROUP BY 1""", v))
-    listed = GAME_PROPERTIES.get(st.game, ())
-    for name in [*listed, *sorted(k for k in props if k not in listed)]:
-        st.rates.append(Rate("property", name, int(props.get(name, 0)), n))
-    if st.wins:
-        st.means.append(Mean("win", "points per win", st.wins, points_avg, _sd(points_sd)))
-        st.means.append(Mean("win", "received per win", st.wins, recv_avg, _sd(recv_sd)))
-    if st.game == "anhua":
-        per_hand("category", "wild category", _WILD_CATEGORIES)
-        if st.wins:
-            st.rates.append(Rate("birds", "wins with a bird hit", int(bird_wins), st.wins, unit="wins"))
-            st.means.append(Mean("birds", "birds hit per win", st.wins, birds_avg, _sd(birds_sd)))
-
-
-def _histograms(con, st: VariantStats) -> None:
+def _histograms(con, st: VariantStats, hands: str) -> None:
     """Exact value counts (bounded: integers), for the plots."""
-    v = [st.variant]
 
     def counts(sql: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         out: dict[str, tuple[list, list]] = {}
-        for group, value, c in _all(con, sql, v):
+        for group, value, c in con.execute(sql).fetchall():
             xs, ys = out.setdefault(str(group), ([], []))
             xs.append(value)
             ys.append(c)
         return {g: (np.asarray(x), np.asarray(y)) for g, (x, y) in sorted(out.items())}
 
     st.histograms["live tiles drawn"] = counts(
-        """SELECT "end", draws, count(*) FROM hands WHERE variant = ? GROUP BY ALL ORDER BY 1, 2""")
+        f"""SELECT "end", draws, count(*) FROM {hands} GROUP BY ALL ORDER BY 1, 2""")
     role = " UNION ALL ".join(
-        f"SELECT CASE WHEN dealer = {s} THEN 'dealer' ELSE 'non-dealer' END AS role, delta_{s} AS d "
-        f"FROM hands WHERE variant = $1" for s in range(4))
+        f"SELECT CASE WHEN dealer = {s} THEN 'dealer' ELSE 'non-dealer' END AS role, delta_{s} AS d FROM {hands}"
+        for s in range(4))
     st.histograms["score per hand"] = counts(f"SELECT role, d, count(*) FROM ({role}) GROUP BY ALL ORDER BY 1, 2")
+    per_session = (f"SELECT session, {', '.join(f'sum(delta_{s}) AS s{s}' for s in range(4))} "
+                   f"FROM {hands} GROUP BY session")
+    seats = " UNION ALL ".join(f"SELECT s{s} AS x FROM ps" for s in range(4))
+    st.histograms["session result"] = counts(
+        f"WITH ps AS MATERIALIZED ({per_session}) SELECT 'seat', x, count(*) FROM ({seats}) GROUP BY ALL ORDER BY 2")
+
+
+SPREAD_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def _session_spread(con, st: VariantStats, hands: str) -> None:
+    """The spread of a seat's net result over a whole session, per seat and pooled."""
+    per_session = (f"SELECT session, {', '.join(f'sum(delta_{s}) AS s{s}' for s in range(4))} "
+                   f"FROM {hands} GROUP BY session")
+    qs = "[" + ", ".join(str(q) for q in SPREAD_QUANTILES) + "]"
+    parts = [f"SELECT '{s}' AS seat, s{s} AS x FROM ps" for s in range(4)]
+    rows = con.execute(
+        f"WITH ps AS MATERIALIZED ({per_session}), u AS ({' UNION ALL '.join(parts)}) "
+        f"SELECT seat, count(*), avg(x), stddev_samp(x), min(x), max(x), quantile_cont(x, {qs}) FROM u GROUP BY seat "
+        f"UNION ALL SELECT 'all', count(*), avg(x), stddev_samp(x), min(x), max(x), quantile_cont(x, {qs}) FROM u "
+        f"ORDER BY 1").fetchall()
+    st.session_spread = [
+        {"seat": seat, "sessions": int(n), "hands per session": st.hands // max(st.sessions, 1),
+         "mean": float(mean), "sd": _sd(sd), "min": float(lo), "max": float(hi),
+         **{f"q{round(100 * q)}": float(v) for q, v in zip(SPREAD_QUANTILES, quant)}}
+        for seat, n, mean, sd, lo, hi, quant in rows]
+
+
+def _sd(x) -> float:
+    return math.nan if x is None else float(x)
 
 
 # ------------------------------------------------------------------------------------
@@ -457,37 +565,196 @@ class Comparison:
     b: Rate | Mean
     diff: float          # b - a
     ci: tuple[float, float]
-    p: float
+    p: float | None      # None: not tested (see note)
     test: str
+    paired: bool = False
+    p_adj: float | None = None
+    note: str = ""
+
+    @property
+    def tested(self) -> bool:
+        return self.p is not None
 
     @property
     def significant(self) -> bool:
-        return self.p < ALPHA
+        p = self.p_adj if self.p_adj is not None else self.p
+        return p is not None and p < ALPHA
 
 
-def compare(a: VariantStats, b: VariantStats) -> list[Comparison]:
-    """Every measure of `a` that `b` has too (rates absent from one side count as 0)."""
+@dataclass(frozen=True)
+class Pairing:
+    """How two variants relate: paired (same deals) or not, and why."""
+
+    paired: bool
+    reason: str
+    hands: int = 0
+    identical: int | None = None      # hands played identically (paired only)
+
+
+def pairing(a: VariantStats, b: VariantStats) -> Pairing:
+    """Paired when both share game, seed, players, session length and hand range."""
+    if a.game != b.game:
+        article = "an" if b.game[:1] in "aeiou" else "a"
+        raise ValueError(f"cannot compare a {a.game} dataset with {article} {b.game} one: different games "
+                         f"({a.label} vs {b.label})")
+    ia, ib = a.info, b.info
+    for key, what in (("seed", "seed"), ("players", "players"), ("session_hands", "session length")):
+        if key not in ia or key not in ib:
+            return Pairing(False, f"unpaired: the {what} of a variant is not recorded")
+        if ia[key] != ib[key]:
+            return Pairing(False, f"unpaired: different {what} ({_show(ia[key])} vs {_show(ib[key])})")
+    if a.hands != b.hands:
+        return Pairing(False, f"unpaired: different numbers of hands ({a.hands:,} vs {b.hands:,})")
+    return Pairing(True, f"paired: same seed {ia['seed']}, players, session length and {a.hands:,} hands")
+
+
+def _show(v) -> str:
+    return ",".join(map(str, v)) if isinstance(v, list) else str(v)
+
+
+def _defined_by_change(keys: Sequence[str], a: VariantStats, b: VariantStats) -> str:
+    if a.rules is None or b.rules is None:
+        return ""
+    changed = [k for k in keys if a.rules.get(k) != b.rules.get(k)]
+    return f"not tested: defined by the change of {', '.join(changed)}" if changed else ""
+
+
+def compare(a: VariantStats, b: VariantStats, *, paired: bool | None = None, adjust: str = ADJUST) -> list[Comparison]:
+    """Every measure of `a` that `b` has too, b - a, adjusted over this list."""
+    return compare_all(a, [b], paired=paired, adjust=adjust)[0][1]
+
+
+def compare_all(base: VariantStats, others: Sequence[VariantStats], *, paired: bool | None = None,
+                adjust: str = ADJUST) -> list[tuple[Pairing, list[Comparison]]]:
+    """Each variant against the baseline; p-values adjusted together over every
+    comparison of every variant (`adjust`: "holm" or "fdr_bh"; "none" for raw)."""
     out = []
-    b_rates = {r.key: r for r in b.rates}
-    keys = [r.key for r in a.rates] + [r.key for r in b.rates if r.key not in {x.key for x in a.rates}]
-    a_rates = {r.key: r for r in a.rates}
-    for key in keys:
-        ra, rb = a_rates.get(key), b_rates.get(key)
-        if ra is None or rb is None:
-            if key[0] in ("outcome", "kongs", "birds"):
-                continue          # a measure one side does not define
-            ra = ra or Rate(*key, 0, a.hands)
-            rb = rb or Rate(*key, 0, b.hands)
-        if not ra.n or not rb.n:
-            continue
-        _, p = two_proportion_z_test(ra.count, ra.n, rb.count, rb.n)
-        ci = newcombe_interval(ra.count, ra.n, rb.count, rb.n)
-        out.append(Comparison(*key, ra, rb, rb.freq - ra.freq, ci, p, RATE_TEST))
-    b_means = {m.key: m for m in b.means}
-    for ma in a.means:
-        mb = b_means.get(ma.key)
-        if mb is None or ma.mean is None or mb.mean is None:
-            continue
-        _, p, lo, hi = welch_t_test(ma.mean, ma.sd, ma.n, mb.mean, mb.sd, mb.n)
-        out.append(Comparison(*ma.key, ma, mb, mb.mean - ma.mean, (lo, hi), p, MEAN_TEST))
+    for o in others:
+        pair = pairing(base, o)
+        use_paired = pair.paired if paired is None else (paired and pair.paired)
+        if use_paired:
+            pair, comps = _paired(base, o, pair)
+        else:
+            comps = _unpaired(base, o)
+        out.append((pair, comps))
+    if adjust != "none":
+        from statsmodels.stats.multitest import multipletests
+
+        flat = [(i, j) for i, (_, cs) in enumerate(out) for j, c in enumerate(cs) if c.tested]
+        if flat:
+            p = np.array([out[i][1][j].p for i, j in flat], float)
+            adj = multipletests(p, alpha=ALPHA, method=adjust)[1]
+            for (i, j), pa in zip(flat, adj):
+                out[i][1][j] = replace(out[i][1][j], p_adj=float(pa))
     return out
+
+
+def _matched(a: VariantStats, b: VariantStats):
+    """Measures both have, in a's order, then b's extra rates (0 on a's side)."""
+    bm = {m.key: m for m in (*b.rates, *b.means)}
+    am = {m.key: m for m in (*a.rates, *a.means)}
+    keys = [m.key for m in (*a.rates, *a.means)] + [k for k in bm if k not in am]
+    for key in keys:
+        ma, mb = am.get(key), bm.get(key)
+        if ma is None or mb is None:
+            if key[0] in ("outcome", "kongs", "birds", "fire") or isinstance(ma or mb, Mean):
+                continue          # a measure one side does not define
+            proto = ma or mb
+            ma = ma or replace(proto, count=0, n=a.hands if proto.unit == "hands" else proto.n, se=0.0)
+            mb = mb or replace(proto, count=0, n=b.hands if proto.unit == "hands" else proto.n, se=0.0)
+        yield key, ma, mb
+
+
+def _no_events(ma, mb) -> bool:
+    return isinstance(ma, Rate) and ma.count == 0 and mb.count == 0
+
+
+def _unpaired(a: VariantStats, b: VariantStats) -> list[Comparison]:
+    from scipy.stats import fisher_exact
+
+    out = []
+    for key, ma, mb in _matched(a, b):
+        note = _defined_by_change(ma.defined_by, a, b)
+        if isinstance(ma, Rate):
+            if not ma.n or not mb.n:
+                continue
+            diff = mb.freq - ma.freq
+            if ma.unit == "points":       # a share of money: not a count of independent units
+                _, p, lo, hi = welch_from_se(ma.freq, ma.se, a.sessions - 1, mb.freq, mb.se, b.sessions - 1)
+                test = MEAN_TEST
+            else:
+                da, db = ma.deff, mb.deff
+                ci = newcombe_interval(ma.count / da, ma.n / da, mb.count / db, mb.n / db)
+                lo, hi = ci
+                cells = (ma.count, ma.n - ma.count, mb.count, mb.n - mb.count)
+                if min(cells) < EXACT_BELOW:
+                    table = [[int(round(ma.count)), int(round(ma.n - ma.count))],
+                             [int(round(mb.count)), int(round(mb.n - mb.count))]]
+                    p, test = float(fisher_exact(table)[1]), FISHER_TEST
+                else:
+                    _, p = two_proportion_z_test(ma.count / da, ma.n / da, mb.count / db, mb.n / db)
+                    test = RATE_TEST
+        else:
+            if ma.mean is None or mb.mean is None or not (math.isfinite(ma.mean) and math.isfinite(mb.mean)):
+                continue
+            sa, dfa = ma._se_df()
+            sb, dfb = mb._se_df()
+            _, p, lo, hi = welch_from_se(ma.mean, sa, dfa, mb.mean, sb, dfb)
+            diff, test = mb.mean - ma.mean, MEAN_TEST
+        if _no_events(ma, mb):
+            note = "not tested: no events on either side"
+        out.append(Comparison(*key, ma, mb, diff, (lo, hi), None if note else p, test, False, None, note))
+    return out
+
+
+def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, list[Comparison]]:
+    from scipy.stats import t as student
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    from mjsim import measures as M
+
+    lists = M.union(a.lists, b.lists)
+    fire = any(r.section == "fire" for r in (*a.rates, *b.rates))
+    con = _reader({"a": a.root, "b": b.root} if a.root != b.root else {"a": a.root}, SUMMARY_MEMORY)
+    bname = "b" if a.root != b.root else "a"
+    if lists.reasons is not None and not (_has_view(con, "a_payments") and _has_view(con, f"{bname}_payments")):
+        lists.reasons = None
+    sides = [(_src(n, "hands", v.variant), _src(n, "wins", v.variant), _src(n, "payments", v.variant))
+             for n, v in (("a", a), (bname, b))]
+    defs = M.definitions(lists, fire=fire)
+    sums = M.paired_sums(con, defs, lists, *sides)
+    pair = replace(pair, hands=sums["hands"], identical=sums["identical"])
+    have = {m.key: m for m in (*a.rates, *a.means)}
+    bhave = {m.key: m for m in (*b.rates, *b.means)}
+    out = []
+    for i, d in enumerate(defs):
+        ma, mb = have.get(d.key), bhave.get(d.key)
+        if ma is None or mb is None:
+            continue
+        Ya, Na, Yb, Nb, G = sums["Ya"][i], sums["Na"][i], sums["Yb"][i], sums["Nb"][i], sums["G"][i]
+        if not Na or not Nb:
+            continue
+        diff = Yb / Nb - Ya / Na
+        var = G / (G - 1) * sums["SS"][i] if G >= 2 else math.nan
+        se = math.sqrt(var) if math.isfinite(var) else math.nan
+        df = G - 1
+        note = _defined_by_change(d.defined_by, a, b)
+        if se == 0 or not math.isfinite(se):
+            p = 1.0 if diff == 0 else 0.0
+            lo = hi = diff
+            if diff == 0 and not note:
+                note = "not tested: identical in every hand"
+        else:
+            t = diff / se
+            p = float(2 * student.sf(abs(t), df))
+            half = float(student.ppf(1 - ALPHA / 2, df)) * se
+            lo, hi = diff - half, diff + half
+        test = PAIRED_TEST
+        if d.binary and sums["up"][i] is not None and 0 < sums["up"][i] + sums["down"][i] < EXACT_BELOW:
+            up, down = sums["up"][i], sums["down"][i]
+            p = float(mcnemar([[0, down], [up, 0]], exact=True).pvalue)
+            test = MCNEMAR_TEST
+        if _no_events(ma, mb):
+            note = "not tested: no events on either side"
+        out.append(Comparison(d.section, d.name, ma, mb, diff, (lo, hi), None if note else p, test, True, None, note))
+    return pair, out

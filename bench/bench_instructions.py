@@ -1,0 +1,95 @@
+"""Instructions per hand of game.simulate_chunk, counted by callgrind.
+
+    python bench/bench_instructions.py                    # Wanzai, Anhua x 4x random, 4x greedy
+    python bench/bench_instructions.py ev "ev:fold=0.5"   # more players (4 of each)
+    python bench/bench_instructions.py --hands 1000 --games anhua
+
+Each case runs in a fresh Python under ``valgrind --tool=callgrind`` twice, playing N and
+then 2N hands (seed 0, hands 0.., session_hands 1); instructions per hand is the
+difference of the two totals divided by N, so interpreter start-up, imports and the table
+build cancel.  Instruction counts do not depend on the machine's load, unlike timings.
+Measure a release build (``python setup.py build_ext --inplace``, no MJSIM_DEBUG): the
+script refuses a debug build.  Nothing is written outside a temporary directory.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHILD = """
+import sys
+from mjsim import Rules, game
+rules = Rules.load(sys.argv[1])
+players = (sys.argv[2],) * 4
+game.simulate_chunk(rules, players, 0, 0, 0, 1)          # validation and first call outside N
+game.simulate_chunk(rules, players, 0, 0, int(sys.argv[3]), 1)
+"""
+
+
+def debug_build() -> bool:
+    """True if the installed extension was compiled by MJSIM_DEBUG=1 (bounds checks on)."""
+    import mjsim._game as g
+
+    # a debug build keeps Cython's bounds-check error text for memoryview indexing
+    return b"Out of bounds on buffer access" in Path(g.__file__).read_bytes()
+
+
+def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
+    out = workdir / "callgrind.out"
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", CHILD,
+           game, player, str(hands)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
+        raise SystemExit(f"callgrind run failed for {game} 4x {player} ({hands} hands):\n{tail}")
+    text = out.read_text(errors="replace")
+    m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
+    if not m:
+        raise SystemExit(f"no instruction total in {out}")
+    out.unlink()
+    return int(m.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("players", nargs="*", default=["random", "greedy"],
+                    help="player names (each plays 4x); default: random greedy")
+    ap.add_argument("--hands", type=int, default=2000, help="N: runs of N and 2N hands (default 2000)")
+    ap.add_argument("--games", default="wanzai,anhua", help="comma-separated rule sets (default wanzai,anhua)")
+    args = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed")
+    if args.hands < 1:
+        raise SystemExit("--hands must be at least 1")
+    if debug_build():
+        raise SystemExit("mjsim is a debug build (MJSIM_DEBUG=1): rebuild with "
+                         "`python setup.py build_ext --inplace` before counting instructions")
+    from mjsim import Rules, game
+
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    for g in games:       # fail fast, outside valgrind, on a bad game or player
+        for p in args.players:
+            game.simulate_chunk(Rules.load(g), (p,) * 4, 0, 0, 1, 1)
+    n = args.hands
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mjsim-callgrind-") as tmp:
+        for g in games:
+            for p in args.players:
+                one = instructions(g, p, n, Path(tmp))
+                two = instructions(g, p, 2 * n, Path(tmp))
+                rows.append((g, p, (two - one) / n, one - (two - one)))
+                print(f"  {g:<7} 4x {p:<16} {rows[-1][2] / 1e6:8.3f} M instructions per hand", file=sys.stderr)
+    print(f"instructions per hand (callgrind, ({2 * n} hands - {n} hands) / {n}, seed 0, session_hands 1)")
+    print(f"{'game':<8} {'players':<20} {'M instr/hand':>12} {'start-up (M)':>13}")
+    for g, p, per_hand, start in rows:
+        print(f"{g:<8} 4x {p:<17} {per_hand / 1e6:>12.3f} {start / 1e6:>13.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""simulate --precision: chunks are added in order until the named intervals are narrow
+enough, and the dataset is the one a fixed --hands of that size writes."""
+from __future__ import annotations
+
+import pyarrow.dataset as ds
+import pytest
+
+from mjsim import precision, runner, stats
+from mjsim.cli import main
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    monkeypatch.setattr(runner, "SIMULATOR", "fake_game:simulate_chunk")
+
+
+def _files(root):
+    return sorted(str(p.relative_to(root)) for p in root.glob("*/*/*.parquet"))
+
+
+def _table(root, name):
+    keys = [("hand_index", "ascending")] + ([("winner", "ascending")] if name == "wins" else [])
+    return ds.dataset(root / name, format="parquet", partitioning="hive").to_table().sort_by(keys)
+
+
+def test_precision_grows_until_met_and_equals_a_fixed_run(fake, tmp_path, capsys):
+    grown, fixed = tmp_path / "grown", tmp_path / "fixed"
+    args = ["--chunk", "800", "--workers", "1", "--no-progress", "--seed", "4"]
+    assert main(["simulate", "--precision", "win=0.01", "--precision", "qixiaodui=0.004", "--out", str(grown),
+                 *args]) == 0
+    err = capsys.readouterr().err
+    assert "precision reached with" in err
+    hands = stats.variant_stats(grown).hands
+    assert hands % 800 == 0 and hands > 800
+    steps = [line for line in err.splitlines() if " hands: win ±" in line]
+    assert len(steps) >= 2
+    s = stats.variant_stats(grown)
+    widths = precision.halfwidths(s, precision.parse_targets(["win=0.01", "qixiaodui=0.004"], "wanzai"))
+    assert widths["win"] <= 0.01 and widths["qixiaodui"] <= 0.004
+    assert main(["simulate", "--hands", str(hands), "--out", str(fixed), *args]) == 0
+    assert _files(grown) == _files(fixed)
+    for name in runner.TABLES:
+        assert _table(grown, name).equals(_table(fixed, name))
+    m = runner.read_manifest(grown)["variants"]["wanzai"]
+    assert m["hands"] == hands and m["complete"] is True
+    # resuming the same command plays nothing new
+    assert main(["simulate", "--precision", "win=0.01", "--precision", "qixiaodui=0.004", "--out", str(grown),
+                 *args]) == 0
+    assert stats.variant_stats(grown).hands == hands
+
+
+def test_precision_stops_at_max_hands(fake, tmp_path, capsys):
+    out = tmp_path / "cap"
+    assert main(["simulate", "--precision", "dealer=0.0001", "--max-hands", "2400", "--chunk", "800",
+                 "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    assert "--max-hands 2,400 reached before the precision of dealer" in capsys.readouterr().err
+    assert stats.variant_stats(out).hands == 2400
+
+
+@pytest.mark.parametrize("arg, message", [
+    ("qixiaodiu=0.001", "unknown measure 'qixiaodiu' for wanzai; valid: win, draw, dealer"),
+    ("win", "expected MEASURE=HALFWIDTH"),
+    ("win=-1", "expected MEASURE=HALFWIDTH"),
+    ("yingzhuang=0.01", "unknown measure 'yingzhuang'"),
+])
+def test_bad_precision_is_one_line(fake, tmp_path, capsys, arg, message):
+    assert main(["simulate", "--precision", arg, "--out", str(tmp_path / "x"), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert not (tmp_path / "x").exists()
+    if "unknown" in message:
+        assert "qixiaodui" in err[0] and "seat3" in err[0]
