@@ -290,6 +290,7 @@ HAND13 = [1, 1, 1, 1, 1, 1, 1, 1, 1, 4] + [0] * 24
     lambda w, a: _core.shanten_batch(w, np.full((3, 34), 255, np.uint8), -1),
     lambda w, a: _core.CoreConfig("wanzai", 1, [(1, 1)] * 99),
     lambda w, a: _core.CoreConfig("chess", 1),
+    lambda w, a: _core.CoreConfig("anhua", 1, discard_wilds=7),
 ])
 def test_core_wrappers_refuse_out_of_range_arguments(call):
     w, a = engine.core_config(WANZAI), engine.core_config(ANHUA)

@@ -430,7 +430,7 @@ def test_unknown_shipped_name():
 def test_unreadable_path(tmp_path):
     with pytest.raises(RulesError) as info:
         Rules.load(tmp_path)  # a directory
-    assert str(tmp_path) in str(info.value) and "is a directory, not a rules file" in str(info.value)
+    assert str(tmp_path) in str(info.value) and "cannot read rules file: it is a directory" in str(info.value)
 
 
 def test_non_utf8_file(tmp_path):

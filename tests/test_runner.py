@@ -420,12 +420,27 @@ def test_real_game_rows_are_consistent(tmp_path):
         assert h["n_winners"] == per_hand.get(h["hand_index"], 0)
         assert (h["end"] == "win") == (h["n_winners"] > 0)
         assert (h["session"], h["hand_in_session"]) == divmod(h["hand_index"], 16)
-        if h["hand_in_session"] == 0:
-            assert h["dealer"] == 0       # RULES §3.6 / §2.6: seat 0 deals a session's first hand
+    first = [h["dealer"] for h in hands if h["hand_in_session"] == 0]
+    assert set(first) == {0, 1, 2, 3}    # RULES §1 first_dealer = "random": drawn per session
 
 
 @real_game
-def test_real_game_independent_hands_are_dealt_by_seat_0(tmp_path):
+@pytest.mark.parametrize("seat", [0, 3])
+def test_real_game_first_dealer_fixed_deals_every_independent_hand(tmp_path, seat):
     out = tmp_path / "run"
-    runner.run(spec(hands=320, chunk=160, session_hands=1), out, workers=1, progress=False)
-    assert set(table(out, "hands")["dealer"].to_pylist()) == {0}
+    rules = WANZAI.with_overrides(first_dealer=seat)
+    runner.run(spec(hands=320, chunk=160, session_hands=1, rules=rules), out, workers=1, progress=False)
+    assert set(table(out, "hands")["dealer"].to_pylist()) == {seat}
+
+
+@real_game
+def test_real_game_independent_hands_draw_their_dealer(tmp_path):
+    """first_dealer = "random" (the default): each one-hand session draws its dealer, so
+    every seat deals about a quarter of the hands (binomial test, scipy)."""
+    from scipy.stats import binomtest
+
+    out = tmp_path / "run"
+    runner.run(spec(hands=1600, chunk=800, session_hands=1), out, workers=1, progress=False)
+    dealers = table(out, "hands")["dealer"].to_pylist()
+    for seat in range(4):
+        assert binomtest(dealers.count(seat), len(dealers), 0.25).pvalue > 1e-4

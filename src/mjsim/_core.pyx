@@ -46,6 +46,8 @@ cdef class CoreConfig:
         cdef int i
         if game not in ("wanzai", "anhua"):
             raise ValueError(f"game must be 'wanzai' or 'anhua', got {game!r}")
+        if not _eval.DISCARD_WILDS_NONE <= discard_wilds <= _eval.DISCARD_WILDS_FACE:
+            raise ValueError(f"discard_wilds must be {_eval.DISCARD_WILDS_NONE}..{_eval.DISCARD_WILDS_FACE}, got {discard_wilds}")
         values = list(values)
         if len(values) > _eval.N_WANZAI_VALUES:
             raise ValueError(f"at most {_eval.N_WANZAI_VALUES} pattern values, got {len(values)}")

@@ -1,5 +1,6 @@
 # Hand evaluation for both rule sets: win detection, pattern and score, shanten, waits.
 from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
+from mjsim._tables cimport Tables
 
 cdef enum:
     GAME_WANZAI = 0
@@ -100,3 +101,8 @@ cdef int shanten_neighbours(const EvalConfig* cfg, const uint8_t* c, const MeldI
                             int indicator, int sign, int8_t* out) noexcept nogil
 cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indicator,
                uint8_t* out) noexcept nogil
+# per-form pieces of shanten_neighbours, for players that value each hand form apart (_ev.pyx)
+cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt,
+                         int sign, int* out) noexcept nogil
+cdef void _pairs_neighbours(const uint8_t* c, int n_kinds, int sign, int* out) noexcept nogil
+cdef void _lan_neighbours(const Tables* T, const uint8_t* c, int sign, int* out) noexcept nogil

@@ -22,7 +22,9 @@ cdef enum:
     PLAYER_GREEDY_PASS_ONCE = 2     # greedy, but passes the first discard win it is offered
                                     # in a hand (a test player that makes 漏胡 observable)
     PLAYER_GREEDY_V1 = 3            # greedy as it was before the kong and tie-break fixes
-    PLAYER_PYTHON = 4               # decisions made by a Python object (mjsim.players.Player)
+    PLAYER_EV = 4                   # expected value (_ev.pyx); options in GameConfig.player_opts
+    PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
+    N_PLAYER_OPTS = 64              # per-seat numbers a built-in player reads (layout: _ev.pxd)
 
 # 漏胡 lock (pass_ron_lock)
 cdef enum:
@@ -92,6 +94,22 @@ cdef enum:
     EV_BIRD = 13        # bird tile; seat = the seat it points at for the first winner
     EV_INSTANT = 14     # seat may declare the special start (category aux); value 1 declared, 0 passed
 
+# a turn's action and a claim, as the players return them
+cdef enum:
+    ACT_DISCARD = 0
+    ACT_CONCEALED_KONG = 1
+    ACT_ADDED_KONG = 2
+
+cdef enum:
+    CALL_PUNG = 0
+    CALL_KONG = 1
+    CALL_CHOW = 2
+
+ctypedef struct Call:
+    int type
+    int a                   # chow: the two tiles taken from hand
+    int b
+
 ctypedef struct Event:
     uint8_t type
     int8_t seat
@@ -127,6 +145,7 @@ ctypedef struct GameConfig:
     int first_dealer                # seat 0..3, or -1: drawn from the session's seed (RULES §1)
     int kong_values[3]              # indexed by KONG_*
     int players[4]
+    double player_opts[4][N_PLAYER_OPTS]
     # Anhua (RULES §3); zero under Wanzai
     int instant_mask                # bit c: wild category c may declare the special start
     int instant_score

@@ -56,10 +56,13 @@ from mjsim._settle cimport (pay_kong, refund_kongs, self_draw_win, discard_win, 
 from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shuffle_tiles,
                           throw_dice, wall_build, wall_deal, draw_live, draw_replacement,
                           live_left)
+from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua, is_wild, hand_category,
+                          meld_after_call, take_call_tiles)
+from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
 
 cnp.import_array()
 
-PLAYERS = ("random", "greedy", "greedy_pass_once", "greedy_v1")
+PLAYERS = ("random", "greedy", "greedy_pass_once", "greedy_v1", "ev")
 EVENT_NAMES = ("draw", "discard", "pung", "chow", "kong", "robbed", "win", "payment",
                "pass_win", "exhausted", "indicator", "buzhang", "locked", "bird", "instant")
 KONG_NAMES = ("added", "exposed", "concealed")
@@ -75,27 +78,7 @@ cdef enum:
     SRC_REPLACEMENT = 2
     SRC_CLAIM = 3       # after a pung or chow: discard only
 
-cdef enum:
-    ACT_DISCARD = 0
-    ACT_CONCEALED_KONG = 1
-    ACT_ADDED_KONG = 2
-
-cdef enum:
-    CALL_PUNG = 0
-    CALL_KONG = 1
-    CALL_CHOW = 2
-
-ctypedef struct Call:
-    int type
-    int a                   # chow: the two tiles taken from hand
-    int b
-
-
 # ================================================================ small helpers
-
-cdef inline int suit_bit(int k) noexcept nogil:
-    return 1 << (k // 9 if k < 27 else 3)
-
 
 cdef inline int min3(int a, int b, int c) noexcept nogil:
     return a if a <= b and a <= c else (b if b <= c else c)
@@ -136,27 +119,6 @@ cdef int find_pung(const SeatState* p, int k) noexcept nogil:
     return -1
 
 
-cdef inline int available(const HandState* st, const SeatState* p, int k) noexcept nogil:
-    """Copies of k a seat cannot see: not in its hand, its concealed kongs or on the table."""
-    cdef int v = 4 - p.hand[k] - p.hidden[k] - st.seen[k]
-    return v if v > 0 else 0
-
-
-cdef inline int hand_shanten(const HandState* st, const uint8_t* hand,
-                             const MeldInfo* mi) noexcept nogil:
-    """Shanten with the hand's wilds as wilds (Anhua) -- -1 complete, 0 tenpai."""
-    return _eval.shanten(&st.cfg.ev, hand, mi, st.indicator)
-
-
-cdef inline bint is_wild(const HandState* st, int k) noexcept nogil:
-    return k >= 0 and (k == st.wild_a or k == st.wild_b)
-
-
-cdef inline int hand_category(const HandState* st, const uint8_t* hand) noexcept nogil:
-    """Wild category of the wilds in a concealed hand (RULES §3.1)."""
-    if st.wild_a < 0:
-        return _eval.CAT_NONE
-    return _eval.category_of(hand[st.wild_a], hand[st.wild_b])
 
 
 # ================================================================ wins
@@ -571,12 +533,16 @@ cdef int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* 
                       const int* types, int drawn, int* tile) noexcept nogil:
     if player == PLAYER_RANDOM:
         return random_turn(st, s, n_kongs, kinds, types, drawn, tile)
+    if player == PLAYER_EV:
+        return ev_turn(st, s, n_kongs, kinds, types, drawn, tile)
     return greedy_turn(st, s, player, n_kongs, kinds, types, drawn, tile)
 
 
 cdef bint builtin_takes_win(HandState* st, int s, int player, int kind) noexcept nogil:
     """Every built-in player takes a legal win, except the test player's first discard win;
     the special start is a choice: random declares with probability 1/2."""
+    if player == PLAYER_EV:
+        return ev_takes_win(st, s, kind)
     if kind == WIN_INSTANT:
         return player != PLAYER_RANDOM or rng_below(&st.rng, 2) == 0
     return kind != WIN_DISCARD or player != PLAYER_GREEDY_PASS_ONCE or st.seat[s].passed_wins > 0
@@ -642,34 +608,6 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
     return n
 
 
-cdef void meld_after_call(const SeatState* p, int tile, const Call* c, MeldInfo* mi) noexcept nogil:
-    """The MeldInfo seat p would have after the call (the hand is changed by the caller)."""
-    mi[0] = p.mi
-    mi.n += 1
-    mi.suit_mask |= suit_bit(tile)
-    mi.counts[tile] += 1
-    if c.type == CALL_KONG:
-        mi.counts[tile] += 3
-    elif c.type == CALL_PUNG:
-        mi.counts[tile] += 2
-    else:
-        mi.has_chow = 1
-        mi.suit_mask |= suit_bit(c.a)
-        mi.counts[c.a] += 1
-        mi.counts[c.b] += 1
-
-
-cdef inline void take_call_tiles(uint8_t* hand, int tile, const Call* c, int sign) noexcept nogil:
-    """Remove (sign -1) or put back (+1) the tiles a call takes from the hand."""
-    if c.type == CALL_KONG:
-        hand[tile] += 3 * sign
-    elif c.type == CALL_PUNG:
-        hand[tile] += 2 * sign
-    else:
-        hand[c.a] += sign
-        hand[c.b] += sign
-
-
 cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
     """Kong if greedy_takes_kong accepts it; pung/chow if the shanten does not get worse and
     the shanten or the unseen useful tiles improve (best shanten, then most useful tiles).
@@ -712,6 +650,8 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
 cdef int builtin_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
     if player == PLAYER_RANDOM:
         return <int>rng_below(&st.rng, n + 1) - 1   # passing is one of the choices
+    if player == PLAYER_EV:
+        return ev_call(st, s, tile, calls, n)
     return greedy_call(st, s, player, tile, calls, n)
 
 
@@ -1335,9 +1275,12 @@ cdef class NativeGame:
     cdef GameConfig cfg
     cdef tuple py_context
 
-    def __init__(self, dict p, players):
-        cdef int i
+    def __init__(self, dict p, players, player_opts=None):
+        cdef int i, j
         memset(&self.cfg, 0, sizeof(GameConfig))
+        for i, opts in enumerate(player_opts or ()):
+            for j in range(min(len(opts), N_PLAYER_OPTS)):
+                self.cfg.player_opts[i][j] = opts[j]
         self.py_context = (tuple(None if isinstance(x, int) else x for x in players), [])
         self.cfg.py_context = <void*>self.py_context
         players = [x if isinstance(x, int) else PLAYER_PYTHON for x in players]

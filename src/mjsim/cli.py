@@ -421,6 +421,32 @@ def arena(
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
+@app.command("fit-ev")
+def fit_ev(
+    rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
+    settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
+    hands: int = typer.Option(3_000, "--hands", "-n", help="Self-play hands to fit on."),
+    seed: int = typer.Option(12345, "--seed", help=_RUN_HELP["seed"]),
+    players: str = typer.Option("ev", "--players", help=_RUN_HELP["players"]),
+    out: Path = typer.Option(..., "--out", "-o", help="Model file (JSON) to write; use it with --players ev:model=FILE."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+):
+    """Re-fit the ev player's win-probability and danger model by self-play under RULES,
+    into OUT (the entry for the rules' game; other entries in OUT are kept)."""
+    from mjsim import evfit, runner
+
+    r = load_rules(rules, settings)
+    if hands < 100:
+        raise ValueError(f"--hands must be at least 100 to fit the model, got {hands}")
+    names = runner.parse_players(players)
+    with _hands_bar(progress, f"fit-ev {r.variant}") as advance:
+        entry = evfit.fit(r, hands=hands, seed=seed, players=names,
+                          progress=None if advance is None else (lambda i: advance(i, hands)))
+    evfit.write(out, r.game, entry)
+    console.print(f"wrote the {r.game} model ({entry['fitted_on']['decisions']:,} decisions) to "
+                  f"{out}; play it with --players ev:model={out}", highlight=False, markup=False)
+
+
 @contextlib.contextmanager
 def _hands_bar(enabled: bool, label: str):
     """A rich progress bar counting hands on stderr; yields progress(done, total)."""
@@ -464,7 +490,9 @@ def replay(
     hand_index = runner._positive_int("--hand", hand_index, minimum=0, maximum=runner.MAX_HANDS - 1)
     session_hands = runner._positive_int("--session-hands", session_hands, maximum=runner.MAX_SESSION_HANDS)
     r = load_rules(rules, settings)
-    names = tuple(p.strip() for p in players.split(","))
+    from mjsim import runner
+
+    names = runner.parse_players(players)
     if len(names) == 1:
         names = names * 4
     record = game.play(r, seed=seed, hand_index=hand_index, players=names, log=True, session_hands=session_hands)

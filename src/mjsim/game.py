@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mjsim import _core, _game
+from mjsim import _core, _game, evplayer
 from mjsim.rules import WANZAI_VALUE_IDS, Rules
 from mjsim.tiles import format_tiles, kind_name
 
 PLAYERS = _game.PLAYERS
+#: the numeric options each built-in player takes, with defaults (mjsim.evplayer; the
+#: arena's parse_player reads this)
+PLAYER_OPTIONS = {"ev": {k: v[0] for k, v in evplayer.STYLE.items()}}
 EVENT_NAMES = _game.EVENT_NAMES
 END_NAMES = _game.END_NAMES
 MELD_NAMES = _game.MELD_NAMES
@@ -151,11 +154,15 @@ def _native(rules: Rules, players) -> _game.NativeGame:
     if len(players) != 4:
         raise ValueError(f"players must name exactly 4 players (one per seat), got {len(players)}")
     codes = []
+    opts = [evplayer.player_opts(rules.game)] * 4   # Builtin("ev") in a Python seat reads these
     for i, player in enumerate(players):
         if isinstance(player, str):
-            if player not in PLAYERS:
+            name, options = evplayer.split_name(player)
+            if name not in PLAYERS:
                 raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
-            codes.append(PLAYERS.index(player))
+            codes.append(PLAYERS.index(name))
+            if options:
+                opts[i] = evplayer.player_opts(rules.game, options)
         elif all(callable(getattr(player, m, None)) for m in ("turn", "claim", "win")):
             codes.append(player)  # a Python player (mjsim.players.Player protocol)
         else:
@@ -164,7 +171,7 @@ def _native(rules: Rules, players) -> _game.NativeGame:
     params = rules.as_dict()
     if rules.game == "wanzai":
         params["values"] = [tuple(params["values"][i]) for i in WANZAI_VALUE_IDS]
-    return _game.NativeGame(params, codes)
+    return _game.NativeGame(params, codes, opts)
 
 
 def _check_int(name, v, lo, hi):

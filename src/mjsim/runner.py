@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjsim import evplayer
 from mjsim.rules import Rules
 
 __all__ = [
@@ -184,13 +185,16 @@ def _positive_int(name: str, value, minimum: int = 1, maximum: int | None = None
 
 
 def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
-    """'greedy' -> 4 x greedy; 'greedy,random,greedy,random' -> one per seat."""
+    """'greedy' -> 4 x greedy; 'greedy,random,greedy,random' -> one per seat.  A name may
+    carry ev options, whose commas stay with it: 'ev:fold=0.5,claim=2,greedy,greedy,greedy'
+    (mjsim.evplayer); names are returned in canonical spelling."""
     names = [p.strip() for p in text.split(",")] if isinstance(text, str) else [str(p).strip() for p in text]
+    names = evplayer.join_names(names)
     if len(names) == 1 and names[0]:
         names = names * 4
     if len(names) != 4 or not all(names):
         raise ValueError(f"players: give one name for all seats or exactly 4 comma-separated names, got {text!r}")
-    return tuple(names)
+    return tuple(evplayer.canonical(n) for n in names)
 
 
 def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
@@ -1147,7 +1151,7 @@ def validate_players_and_rules(spec: RunSpec, simulator: str) -> None:
     known = getattr(module, "PLAYERS", None)
     if known is not None:
         for seat, name in enumerate(spec.players):
-            if name not in known:
+            if evplayer.split_name(name)[0] not in known:
                 raise ValueError(f"unknown player {name!r} for seat {seat} (expected one of {', '.join(known)})")
     resolve_simulator(simulator)(spec.rules, spec.players, spec.seed, 0, 0, spec.session_hands)
 

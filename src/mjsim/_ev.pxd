@@ -1,0 +1,26 @@
+# The expected-value player `ev` (RULES-driven values x a fitted win-probability model,
+# less the danger of each discard).  The hand loop calls these three functions for a seat
+# whose player is PLAYER_EV; the seat's numbers are GameConfig.player_opts[seat], laid out
+# as below and filled by mjsim.evplayer.
+from mjsim._game cimport HandState, Call
+
+cdef enum:
+    OPT_FOLD = 0            # weight of the danger term (0: never defends)
+    OPT_CLAIM = 1           # a claim is taken when EV after it x claim > EV without it
+    OPT_VALUE = 2           # exponent on each form's value relative to the standard form
+    OPT_SELF_SHARE = 3      # share of wins that are self-draws (fitted)
+    OPT_LOSS = 4            # mean deal-in loss in units of the standard form's discard value
+    OPT_MIX = 5             # weight of the forms other than the best one in a hand's EV
+    OPT_WIN = 8             # win model: logit = a[d] + b[d] log1p(u) + c[d] L/100 (+ e self-only)
+    N_WIN_D = 6             #   d = shanten 0..5 (5 = five or more), 3 numbers each
+    OPT_WIN_SELF_ONLY = 26
+    OPT_TENPAI = 28         # opponent tenpai: logit = t0 + t1 discards + t2 melds
+    OPT_WAIT = 32           # P(a tenpai opponent wins on the tile), 20 cells:
+                            #   [honor 0/1][in its discards 0/1][copies visible 0..4]
+    OPT_FORM = 52           # per form (standard, pairs, 十三爛, 清一色): the win model's logit
+                            #   for that form is intercept + slope x the base logit
+
+cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                 int drawn, int* tile) noexcept nogil
+cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil
+cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil

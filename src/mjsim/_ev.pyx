@@ -1,0 +1,508 @@
+# cython: language_level=3
+"""The expected-value player `ev` for both rule sets.
+
+A 3n+1 hand is worth  Σ over hand forms  P(win via the form) x value(form), kept as the
+best form plus OPT_MIX times the others:
+- forms: Wanzai standard (honor runs included), 七小對, 十三爛 and 清一色 (standard in the
+  suit the hand leans to); Anhua standard (2-5-8 pair), 小七對 and 清一色 (any pair), wilds
+  as jokers.  Each form's distance and useful tiles (unseen copies that shorten it) come
+  from the per-group tables (_eval's per-form neighbour rows).
+- values from the rules in force: Wanzai `values` for each form, self-draw (every other
+  seat pays) and discard shares weighted by the fitted self-draw share, each payment with
+  fire, dealer doubling and piao; Anhua 硬莊 (no wild left in hand, any win) or 平胡 with
+  the wild category's multiplier (wilds in hand: self-draw only), the form's multiplier and
+  the expected bird factor.  OPT_VALUE bends each form's value relative to the standard
+  form (0: every form is worth the same, 1: the rules' values).
+- P(win before the hand ends) from a logistic model in the distance, log(1 + useful tiles),
+  the live wall and (Anhua) self-draw-only, fitted by self-play (mjsim.evfit).
+A discard is chosen by  EV(hand after it) x (1 - risk) - fold x risk x loss, where risk is
+the chance that a seat wins on it: Σ over opponents P(tenpai | its discards and melds) x
+P(wins on the tile | tenpai, tile class), both fitted.  Kongs and claims compare the EV
+with and without them (a Wanzai kong's payment counts at once); wins are always taken;
+the Anhua special start is declared when its sure payment beats the hand's EV.
+
+Everything is deterministic (no RNG) and works on the live HandState in place, restoring
+every change before it returns.
+"""
+from libc.stdint cimport uint8_t, int8_t
+from libc.string cimport memcpy, memset
+from libc.math cimport exp, log1p, pow
+
+from mjsim cimport _eval
+from mjsim._eval cimport MeldInfo
+from mjsim._tables cimport Tables, tables, suit_index, honor_index, INF, MAX_MELDS
+from mjsim._wall cimport live_left
+from mjsim._game cimport (HandState, SeatState, GameConfig, Call, CALL_KONG,
+                          ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
+                          KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT)
+from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua,
+                          meld_after_call, take_call_tiles)
+
+cdef enum:
+    F_STD = 0
+    F_PAIRS = 1
+    F_LAN = 2
+    F_QYS = 3
+    N_FORMS = 4
+
+cdef double NEG = -1e30
+
+
+ctypedef struct Ctx:
+    HandState* st
+    const GameConfig* cfg
+    const double* o              # this seat's options (GameConfig.player_opts[s])
+    SeatState* p
+    int s
+    int live
+    double phi                   # self-draw share of wins
+    double wz[N_FORMS][2]        # Wanzai: what a win of the form brings [self-draw, discard]
+    double bird                  # Anhua: expected bird factor of a payment
+    double risk[34]              # chance that discarding k deals in
+    double cost[34]              # expected loss of discarding k
+    int defend                   # some opponent is a threat (risk was computed)
+
+
+# ================================================================ values and probabilities
+
+cdef inline double pay(const Ctx* c, int payer, int receiver, double amount, bint win) noexcept nogil:
+    """One payment after fire, dealer doubling and (wins) piao, as RULES §2.5 has it."""
+    cdef const GameConfig* cfg = c.cfg
+    cdef double v = amount * (1 << (c.st.fire[payer] + c.st.fire[receiver]))
+    if cfg.dealer_pays_double and payer == c.st.dealer:
+        v *= 2
+    if win:
+        v += (cfg.piao[payer] + cfg.piao[receiver]) * cfg.ev.base
+    return v
+
+
+cdef inline double bend(const Ctx* c, double v, double ref) noexcept nogil:
+    """A form's value relative to the reference, raised to OPT_VALUE."""
+    if ref <= 0 or v <= 0:
+        return v
+    return ref * pow(v / ref, c.o[OPT_VALUE])
+
+
+cdef void wanzai_values(Ctx* c) noexcept nogil:
+    cdef int f, q, i, col
+    cdef int ids[N_FORMS]
+    cdef double amount, ref
+    ids[F_STD] = _eval.P_PINGHU
+    ids[F_PAIRS] = _eval.P_QIXIAODUI
+    ids[F_LAN] = _eval.P_SHISANLAN
+    ids[F_QYS] = _eval.P_QYS_PINGHU
+    for f in range(N_FORMS):
+        for col in range(2):
+            amount = c.cfg.ev.base * c.cfg.ev.values[ids[f]][1 - col]
+            c.wz[f][col] = 0
+            for i in range(1, 4):
+                q = (c.s + i) & 3
+                # self-draw: every other seat pays; discard: one of them, on average
+                c.wz[f][col] += pay(c, q, c.s, amount, True) * (1.0 if col == 0 else 1.0 / 3)
+    for f in range(1, N_FORMS):
+        for col in range(2):
+            c.wz[f][col] = bend(c, c.wz[f][col], c.wz[F_STD][col])
+
+
+cdef inline double p_win(const Ctx* c, int f, int d, int u, int self_only) noexcept nogil:
+    """P(win via form f) from its distance d (shanten), useful tiles u, the live wall."""
+    cdef const double* w
+    cdef double x
+    if d < 0:
+        return 1.0
+    if u <= 0:
+        return 0.0
+    if d >= N_WIN_D:
+        d = N_WIN_D - 1
+    w = c.o + OPT_WIN + 3 * d
+    x = w[0] + w[1] * log1p(u) + w[2] * c.live * 0.01 + c.o[OPT_WIN_SELF_ONLY] * self_only
+    x = c.o[OPT_FORM + 2 * f] + c.o[OPT_FORM + 2 * f + 1] * x
+    return 1.0 / (1.0 + exp(-x))
+
+
+cdef inline double combine(const Ctx* c, const double* ev, int n) noexcept nogil:
+    cdef int f
+    cdef double best = 0, total = 0
+    for f in range(n):
+        total += ev[f]
+        if ev[f] > best:
+            best = ev[f]
+    return best + c.o[OPT_MIX] * (total - best)
+
+
+cdef inline int pairs_distance(const uint8_t* h, int n_kinds) noexcept nogil:
+    cdef int k, pairs = 0, singles = 0, missing
+    for k in range(n_kinds):
+        pairs += h[k] >> 1
+        singles += h[k] & 1
+    missing = 7 - pairs if pairs < 7 else 0
+    return missing + (missing - singles if missing > singles else 0)
+
+
+cdef inline int lead_suit(const uint8_t* h, const MeldInfo* mi) noexcept nogil:
+    """The suit a 清一色 would be in (most tiles, melds included), -1 when the melds rule
+    one out or no suit holds at least 7 of the tiles."""
+    cdef int g, k, n, best = -1, best_n = 6
+    for g in range(3):
+        if mi.suit_mask & ~(1 << g):
+            continue
+        n = 0
+        for k in range(9 * g, 9 * g + 9):
+            n += h[k] + mi.counts[k]
+        if n > best_n:
+            best_n = n
+            best = g
+    return best
+
+
+cdef inline int joker_dist(int own, int jokers) noexcept nogil:
+    own -= jokers
+    return own if own > 0 else 0
+
+
+ctypedef struct Forms:
+    int ok[N_FORMS]             # the form is open to the hand
+    int d[N_FORMS]              # shanten in that form
+    int u[N_FORMS]              # unseen copies that lower it
+    int jokers                  # Anhua: wilds kept in hand
+    int cat
+
+
+cdef inline int count_useful(const Ctx* c, const int* acc, int own, int jokers, int lo, int hi,
+                             int wa, int wb) noexcept nogil:
+    """Unseen copies of the kinds in [lo, hi) whose addition lowers the distance (with the
+    jokers taken off both sides); wild kinds are counted by the caller."""
+    cdef int k, n = 0, j = joker_dist(own, jokers)
+    for k in range(lo, hi):
+        if k != wa and k != wb and acc[k] < INF and joker_dist(acc[k], jokers) < j:
+            n += available(c.st, c.p, k)
+    return n
+
+
+cdef void form_stats(const Ctx* c, const uint8_t* h, const MeldInfo* mi, Forms* F) noexcept nogil:
+    """Distance and useful tiles of a 3n+1 hand in every form the rules allow.  Anhua: the
+    wilds are jokers (a drawn wild always helps), the standard form needs the 2-5-8 pair
+    when pair_258 is on, 清一色 takes any pair."""
+    cdef const Tables* T = tables()
+    cdef int acc[34]
+    cdef uint8_t nat[34]
+    cdef uint8_t buf[34]
+    cdef int melds = MAX_MELDS - mi.n, own, g, lan, uw = 0, wa = -1, wb = -1, n_kinds = 34
+    cdef int jokers = 0, n_groups = 4
+    cdef bint anhua = is_anhua(c.st)
+    memcpy(nat, h, 34)
+    F.cat = 0
+    if anhua:
+        wa = c.st.wild_a
+        wb = c.st.wild_b
+        jokers = h[wa] + h[wb]
+        F.cat = _eval.category_of(h[wa], h[wb])
+        nat[wa] = 0
+        nat[wb] = 0
+        uw = available(c.st, c.p, wa) + available(c.st, c.p, wb)
+        n_kinds = 27
+        n_groups = 3
+    F.jokers = jokers
+    own = _eval._std_neighbours(T, nat, n_groups, melds, 2 if anhua and c.cfg.ev.pair_258 else 1, 1, acc)
+    F.ok[F_STD] = 1
+    F.d[F_STD] = joker_dist(own, jokers) - 1
+    F.u[F_STD] = count_useful(c, acc, own, jokers, 0, n_kinds, wa, wb) + uw
+    F.ok[F_PAIRS] = mi.n == 0
+    F.ok[F_LAN] = 0
+    if mi.n == 0:
+        own = pairs_distance(nat, n_kinds)
+        _eval._pairs_neighbours(nat, n_kinds, 1, acc)
+        F.d[F_PAIRS] = joker_dist(own, jokers) - 1
+        F.u[F_PAIRS] = count_useful(c, acc, own, jokers, 0, n_kinds, wa, wb) + uw
+        if not anhua:
+            lan = (T.honor.need + <size_t>honor_index(h + 27) * 4)[3]
+            for g in range(3):
+                lan += (T.suit.need + <size_t>suit_index(h + 9 * g) * 4)[3]
+            own = 14 - lan
+            if own <= 4:
+                F.ok[F_LAN] = 1
+                _eval._lan_neighbours(T, h, 1, acc)
+                F.d[F_LAN] = own - 1
+                F.u[F_LAN] = count_useful(c, acc, own, 0, 0, 34, -1, -1)
+    g = lead_suit(nat, mi)
+    F.ok[F_QYS] = g >= 0
+    if g >= 0:
+        memset(buf, 0, 34)
+        memcpy(buf + 9 * g, nat + 9 * g, 9)
+        own = _eval._std_neighbours(T, buf, 3, melds, 1, 1, acc)
+        F.d[F_QYS] = joker_dist(own, jokers) - 1
+        F.u[F_QYS] = count_useful(c, acc, own, jokers, 9 * g, 9 * g + 9, wa, wb) + uw
+
+
+cdef double form_value(const Ctx* c, int f, const Forms* F) noexcept nogil:
+    """What a win in form f brings, in expectation over self-draw and discard wins."""
+    cdef const GameConfig* cfg = c.cfg
+    cdef double basic, ref, v
+    if not is_anhua(c.st):
+        return c.phi * c.wz[f][0] + (1 - c.phi) * c.wz[f][1]
+    ref = cfg.ev.base * cfg.ev.m_hard
+    # no wild kept: 硬莊, any win; wilds kept: 平胡 x category, self-draw only
+    basic = ref if F.jokers == 0 else cfg.ev.base * cfg.ev.m_soft * cfg.ev.m_cat[F.cat]
+    if f == F_PAIRS:
+        basic *= cfg.ev.m_xiaoqidui
+    elif f == F_QYS:
+        basic *= cfg.ev.m_qingyise
+    v = bend(c, basic, ref)
+    if cfg.ev.score_cap and v > cfg.ev.score_cap:
+        v = cfg.ev.score_cap
+    return v * c.bird * (3.0 if F.jokers else 3.0 * c.phi + (1 - c.phi))
+
+
+cdef double eval13(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
+    """EV of a 3n+1 hand: Σ over forms of P(win via the form) x its value (best + mix x rest)."""
+    cdef Forms F
+    cdef double ev[N_FORMS]
+    cdef int f
+    form_stats(c, h, mi, &F)
+    for f in range(N_FORMS):
+        ev[f] = 0
+        if F.ok[f]:
+            ev[f] = p_win(c, f, F.d[f], F.u[f], F.jokers > 0) * form_value(c, f, &F)
+    return combine(c, ev, N_FORMS)
+
+
+# ================================================================ danger
+
+cdef void compute_danger(Ctx* c) noexcept nogil:
+    """risk[k], cost[k] of discarding k, from each opponent's tenpai chance (its discards
+    and melds) and the chance a tenpai seat waits on k (honor or not, k in its own
+    discards, copies of k this seat can see)."""
+    cdef const double* o = c.o
+    cdef const SeatState* q
+    cdef int i, j, k, r, n_kinds = 27 if is_anhua(c.st) else 34, vis
+    cdef uint8_t gen[34]
+    cdef double t, loss, w
+    memset(c.risk, 0, sizeof(c.risk))
+    memset(c.cost, 0, sizeof(c.cost))
+    c.defend = 0
+    if o[OPT_FOLD] <= 0:
+        return
+    for i in range(1, 4):
+        r = (c.s + i) & 3
+        q = &c.st.seat[r]
+        if q.locked:
+            t = 1.0
+        else:
+            t = 1.0 / (1.0 + exp(-(o[OPT_TENPAI] + o[OPT_TENPAI + 1] * q.n_discards
+                                   + o[OPT_TENPAI + 2] * q.n_melds)))
+        if t < 0.02:
+            continue
+        c.defend = 1
+        if is_anhua(c.st):
+            loss = c.cfg.ev.base * c.cfg.ev.m_hard * c.bird
+        else:
+            loss = pay(c, c.s, r, c.cfg.ev.base * c.cfg.ev.values[_eval.P_PINGHU][0], True)
+        loss *= o[OPT_LOSS]
+        memset(gen, 0, 34)
+        for j in range(q.n_discards):
+            gen[q.discards[j]] = 1
+        for k in range(n_kinds):
+            vis = 4 - available(c.st, c.p, k)
+            w = t * o[OPT_WAIT + ((k >= 27) * 2 + gen[k]) * 5 + vis]
+            c.risk[k] += w
+            c.cost[k] += w * loss
+
+
+# ================================================================ decisions
+
+cdef void init_ctx(Ctx* c, HandState* st, int s) noexcept nogil:
+    c.st = st
+    c.cfg = st.cfg
+    c.s = s
+    c.p = &st.seat[s]
+    c.o = &st.cfg.player_opts[s][0]
+    c.live = live_left(&st.wall)
+    c.phi = c.o[OPT_SELF_SHARE]
+    c.bird = 1.0
+    if is_anhua(st):
+        # a bird doubles a payment when it points at the winner (3 ranks of 9) or at the
+        # payer (2 of 9)
+        c.bird = pow(14.0 / 9.0, st.cfg.birds)
+    else:
+        wanzai_values(c)
+    compute_danger(c)
+
+
+cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexcept nogil:
+    """The discard from a 3n+2 hand with the highest EV after danger -> that score."""
+    cdef int8_t sh_of[34]
+    cdef int k, best_sh, best_k = -1
+    cdef double v, best = NEG, fold = c.o[OPT_FOLD]
+    best_sh = 127
+    _eval.shanten_neighbours(&c.cfg.ev, h, mi, c.st.indicator, -1, sh_of)
+    for k in range(34):
+        if h[k] and sh_of[k] < best_sh:
+            best_sh = sh_of[k]
+    for k in range(33, -1, -1):
+        if not h[k]:
+            continue
+        if sh_of[k] <= best_sh + 0:
+            h[k] -= 1
+            c.st.seen[k] += 1       # the discard becomes visible
+            v = eval13(c, h, mi)
+            c.st.seen[k] -= 1
+            h[k] += 1
+        elif c.defend:
+            v = 0                    # a folding discard: only its danger counts
+        else:
+            continue
+        v = v * (1 - c.risk[k]) - fold * c.cost[k]
+        if v > best:
+            best = v
+            best_k = k
+    out[0] = best_k
+    return best
+
+
+cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                 int drawn, int* tile) noexcept nogil:
+    cdef Ctx c
+    cdef SeatState* p = &st.seat[s]
+    cdef MeldInfo mi
+    cdef int i, k, q, best_k
+    cdef double now, v, gain
+    if n_kongs and is_anhua(st):
+        # a legal Anhua kong keeps the hand tenpai, and its 補章 is three more tiles to win on
+        tile[0] = kinds[0]
+        return types[0]
+    if p.locked:
+        tile[0] = drawn
+        return ACT_DISCARD
+    init_ctx(&c, st, s)
+    now = best_discard(&c, p.hand, &p.mi, &best_k)
+    for i in range(n_kongs):
+        k = kinds[i]
+        mi = p.mi
+        mi.counts[k] += 1
+        gain = 0
+        if types[i] == ACT_CONCEALED_KONG:
+            mi.n += 1
+            mi.has_concealed_kong = 1
+            mi.counts[k] += 3
+            mi.suit_mask |= suit_bit(k)
+            p.hand[k] -= 4
+            p.hidden[k] += 4
+            v = eval13(&c, p.hand, &mi)
+            p.hidden[k] -= 4
+            p.hand[k] += 4
+        else:
+            p.hand[k] -= 1
+            st.seen[k] += 1
+            v = eval13(&c, p.hand, &mi)
+            st.seen[k] -= 1
+            p.hand[k] += 1
+        for q in range(1, 4):
+            gain += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_CONCEALED if types[i] == ACT_CONCEALED_KONG
+                                                           else KONG_ADDED] * st.cfg.ev.base, False)
+        if v + gain >= now:
+            tile[0] = k
+            return types[i]
+    tile[0] = best_k
+    return ACT_DISCARD
+
+
+cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+    cdef Ctx c
+    cdef SeatState* p = &st.seat[s]
+    cdef MeldInfo mi
+    cdef int i, q, s0, s1, k, best = -1
+    cdef double v, best_v = NEG, now, safest, risk = 0
+    cdef bint ready = False
+    if st.cfg.player_opts[s][OPT_CLAIM] <= 0:
+        return -1
+    s0 = hand_shanten(st, p.hand, &p.mi)
+    for i in range(n):
+        meld_after_call(p, tile, &calls[i], &mi)
+        take_call_tiles(p.hand, tile, &calls[i], -1)
+        s1 = hand_shanten(st, p.hand, &mi)
+        if s1 <= s0:
+            if calls[i].type == CALL_KONG and is_anhua(st):
+                take_call_tiles(p.hand, tile, &calls[i], 1)
+                return i        # tenpai kept (the kong rule) and a 補章 to win on
+            if not ready:
+                init_ctx(&c, st, s)
+                ready = True
+            take_call_tiles(st.seen, tile, &calls[i], 1)   # the tiles shown in the meld
+            if calls[i].type == CALL_KONG:
+                v = eval13(&c, p.hand, &mi)
+                for q in range(1, 4):
+                    v += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_EXPOSED] * st.cfg.ev.base, False) / 3
+            else:
+                v = best_discard(&c, p.hand, &mi, &k)
+            take_call_tiles(st.seen, tile, &calls[i], -1)
+            if v > best_v:
+                best_v = v
+                best = i
+        take_call_tiles(p.hand, tile, &calls[i], 1)
+    if best < 0:
+        return -1
+    # not claiming, the seat still discards after its next draw: charge it the danger of
+    # its safest tile now, as the claim's best discard was charged its own
+    now = eval13(&c, p.hand, &p.mi)
+    if c.defend:
+        safest = 1e30
+        for k in range(34):
+            if p.hand[k] and c.cost[k] < safest:
+                safest = c.cost[k]
+                risk = c.risk[k]
+        now = now * (1 - risk) - c.o[OPT_FOLD] * safest
+    return best if best_v - now > (1 / c.o[OPT_CLAIM] - 1) * (now if now > 0 else -now) else -1
+
+
+cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
+    """Every win is taken; the special start when its sure payment is worth more than
+    the hand's EV."""
+    cdef Ctx c
+    cdef SeatState* p = &st.seat[s]
+    cdef int k, n = 0
+    cdef double sure, later
+    if kind != WIN_INSTANT:
+        return True
+    init_ctx(&c, st, s)
+    sure = st.cfg.instant_score
+    if st.cfg.score_cap and sure > st.cfg.score_cap:
+        sure = st.cfg.score_cap
+    for k in range(34):
+        n += p.hand[k]
+    later = best_discard(&c, p.hand, &p.mi, &k) if n % 3 == 2 else eval13(&c, p.hand, &p.mi)
+    return 3 * sure >= later
+
+
+# ================================================================ test and fit shim
+
+def form_features(int game, bint pair_258, hand, melds, seen, hidden, int indicator=-1):
+    """Per form (standard, pairs, 十三爛, 清一色): (open, shanten, useful tiles) of a 3n+1
+    hand, as the player computes them; melds = (n, has_chow, has_concealed_kong, suit_mask,
+    counts34) as mjsim.engine.meld_info gives.  For mjsim.evfit and the tests."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef Ctx c
+    cdef Forms F
+    cdef MeldInfo mi
+    cdef int k, f
+    memset(&st, 0, sizeof(HandState))
+    memset(&cfg, 0, sizeof(GameConfig))
+    memset(&c, 0, sizeof(Ctx))
+    cfg.game = game
+    cfg.ev.game = game
+    cfg.ev.pair_258 = pair_258
+    st.cfg = &cfg
+    st.indicator = indicator
+    _eval.wild_kinds(indicator, &st.wild_a, &st.wild_b)
+    for k in range(34):
+        st.seat[0].hand[k] = hand[k]
+        st.seat[0].hidden[k] = hidden[k]
+        st.seen[k] = seen[k]
+        mi.counts[k] = melds[4][k]
+    mi.n, mi.has_chow, mi.has_concealed_kong, mi.suit_mask = melds[0], melds[1], melds[2], melds[3]
+    c.st = &st
+    c.cfg = &cfg
+    c.p = &st.seat[0]
+    form_stats(&c, st.seat[0].hand, &mi, &F)
+    return [(bool(F.ok[f]), F.d[f] if F.ok[f] else None, F.u[f] if F.ok[f] else None)
+            for f in range(N_FORMS)], F.jokers

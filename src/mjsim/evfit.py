@@ -1,0 +1,306 @@
+"""Fit the `ev` player's model by self-play (`mjsim fit-ev`).
+
+Hands are played with the native loop and their event logs replayed here, so that at every
+ordinary discard the fit sees what the discarding seat saw:
+
+- win model: the seat's 13-tile hand after the discard -> shanten d (best form), useful
+  tiles u (unseen copies that lower it), live tiles left L, and (Anhua) whether the hand
+  keeps a wild (it can then only self-draw); label: the seat wins this hand.  Logistic
+  regression (statsmodels Logit, maximum likelihood) with, per d in 0..5 (5 = five or
+  more), an intercept and slopes on log(1 + u) and L/100, plus one self-only term.
+- tenpai model: each opponent's shanten at that moment; logistic regression of
+  "tenpai" on its discard count and meld count.
+- wait table: for each tenpai opponent, does the discarded tile complete its hand (a win
+  on that discard), by tile class (honor or not) x (in that opponent's discards or not) x
+  (copies the discarder could see, 0..4); each cell is a rate shrunk toward the overall
+  rate with a prior weight of 20 samples.
+- self-draw share of wins and the mean discard-win payment relative to the standard
+  form's discard value (the deal-in loss).
+
+The result is one JSON entry per game, the format of src/mjsim/data/ev_model.json.
+"""
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from mjsim import _core, _ev, engine, evplayer, game
+from mjsim.rules import Rules
+
+EV_DRAW, EV_DISCARD, EV_PUNG, EV_CHOW, EV_KONG = 0, 1, 2, 3, 4
+EV_INDICATOR, EV_BUZHANG = 10, 11
+KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED = 0, 1, 2
+SELF_KINDS = {"self_draw", "gangshanghua"}
+WIN_INSTANT = 5
+PR_QINGYISE, PR_XIAOQIDUI = 9, 10
+F_STD, F_PAIRS, F_LAN, F_QYS = range(4)
+WANZAI_FORM = {"shisanlan": F_LAN, "qixing_shisanlan": F_LAN}
+
+
+def _form_of(game_name: str, pattern: int, props: int) -> int:
+    """The form a win was made in: pairs, 十三爛 or standard (清一色 is counted apart)."""
+    if game_name == "anhua":
+        return F_PAIRS if (props >> PR_XIAOQIDUI) & 1 else F_STD
+    name = _core.PATTERNS[pattern]
+    if "qixiaodui" in name:
+        return F_PAIRS
+    return WANZAI_FORM.get(name, F_STD)
+
+
+class _Seat:
+    __slots__ = ("hand", "meld_counts", "n_melds", "chow", "ckong", "suit_mask", "hidden", "pool")
+
+    def __init__(self, tiles):
+        self.hand = [0] * 34
+        for t in tiles:
+            self.hand[t] += 1
+        self.meld_counts = [0] * 34
+        self.n_melds = 0
+        self.chow = self.ckong = False
+        self.suit_mask = 0
+        self.hidden = [0] * 34
+        self.pool: list[int] = []
+
+    def meld(self, tiles, chow=False, ckong=False):
+        self.n_melds += 1
+        self.chow |= chow
+        self.ckong |= ckong
+        for t in tiles:
+            self.meld_counts[t] += 1
+            self.suit_mask |= 1 << min(t // 9, 3)
+
+    def info(self):
+        return (self.n_melds, self.chow, self.ckong, self.suit_mask, self.meld_counts)
+
+
+def _records(rules: Rules, raw: dict, cfg, face_cfg):
+    """(win rows, tenpai rows, wait rows) of one logged hand."""
+    anhua = rules.game == "anhua"
+    n_tiles = 108 if anhua else 136
+    seats = [_Seat(raw["opening"][s]) for s in range(4)]
+    seen = [0] * 34
+    live = n_tiles - 53
+    indicator = raw["indicator"]
+    wilds = tuple(raw["wilds"])
+    winners = {w[0]: _form_of(rules.game, w[3], w[4]) for w in raw["wins"] if w[7] != WIN_INSTANT}
+    qys_winners = {w[0] for w in raw["wins"] if (w[4] >> PR_QINGYISE) & 1}
+    win_rows, tenpai_rows, wait_rows = [], [], []
+    for etype, s, t, aux, value in raw["events"]:
+        if etype == EV_INDICATOR:
+            seen[t] += 1
+            live -= 1
+        elif etype == EV_DRAW:
+            seats[s].hand[t] += 1
+            live -= 1
+        elif etype == EV_BUZHANG:
+            live -= aux
+            for i in range(aux):
+                seats[s].hand[(value >> (5 * i)) & 31] += 1
+        elif etype == EV_PUNG:
+            seats[s].hand[t] -= 2
+            seen[t] += 2
+            seats[aux].pool.pop()
+            seats[s].meld([t] * 3)
+        elif etype == EV_CHOW:
+            a, b = value & 255, value >> 8
+            seats[s].hand[a] -= 1
+            seats[s].hand[b] -= 1
+            seen[a] += 1
+            seen[b] += 1
+            seats[aux].pool.pop()
+            seats[s].meld([a, b, t], chow=True)
+        elif etype == EV_KONG:
+            p = seats[s]
+            if aux == KONG_ADDED:
+                p.hand[t] -= 1
+                seen[t] += 1
+                p.meld_counts[t] += 1
+            elif aux == KONG_EXPOSED:
+                p.hand[t] -= 3
+                seen[t] += 3
+                seats[value].pool.pop()
+                p.meld([t] * 4)
+            else:
+                p.hand[t] -= 4
+                p.hidden[t] += 4
+                p.meld([t] * 4, ckong=True)
+        elif etype == EV_DISCARD:
+            p = seats[s]
+            vis = min(4, seen[t] + p.hand[t] + p.hidden[t])
+            p.hand[t] -= 1
+            seen[t] += 1
+            if aux == 0:
+                forms, jokers = _ev.form_features(int(anhua), rules.get("pair_258", False), p.hand,
+                                                  p.info(), seen, p.hidden, indicator)
+                row = [live, int(jokers > 0)]
+                for f, (ok, d, u) in enumerate(forms):
+                    row += [int(ok), d or 0, u or 0, int(winners.get(s, -1) == f or
+                                                         (f == F_QYS and s in qys_winners))]
+                win_rows.append(row)
+                for i in range(1, 4):
+                    o = (s + i) & 3
+                    q = seats[o]
+                    sh_o = _core.shanten_hand(cfg, q.hand, q.info(), indicator)
+                    tenpai_rows.append((len(q.pool), q.n_melds, int(sh_o <= 0)))
+                    if sh_o == 0:
+                        q.hand[t] += 1
+                        if anhua:
+                            cat_ok = _core_category(q.hand, wilds) <= 1
+                            hit = cat_ok and _core.shanten_hand(face_cfg, q.hand, q.info(), -1) == -1
+                        else:
+                            hit = _core.shanten_hand(cfg, q.hand, q.info(), indicator) == -1
+                        q.hand[t] -= 1
+                        wait_rows.append((int(t >= 27), int(t in q.pool), vis, int(hit)))
+            p.pool.append(t)   # a 補章 tile (aux 1) was put in the hand at EV_BUZHANG
+    return win_rows, tenpai_rows, wait_rows
+
+
+def _core_category(hand, wilds) -> int:
+    a, b = hand[wilds[0]], hand[wilds[1]]
+    if a == 0 and b == 0:
+        return 0
+    if b == 4:
+        return 3 if a <= 1 else (4 if a == 2 else 5)
+    return 1 if a <= 2 and b <= 2 else 2
+
+
+def _logit(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    import statsmodels.api as sm
+
+    keep = X.std(axis=0) > 0
+    keep |= np.all(X == 1, axis=0)
+    coef = np.zeros(X.shape[1])
+    from statsmodels.tools.sm_exceptions import ConvergenceWarning
+
+    model = sm.Logit(y, X[:, keep])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            fit = model.fit(disp=0, maxiter=200)
+        params = np.asarray(fit.params)
+        if not np.all(np.isfinite(params)):
+            raise ValueError
+    except Exception:   # separation, no convergence or a singular design: lightly penalised
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            params = np.asarray(model.fit_regularized(alpha=1e-3, disp=0).params)
+    coef[keep] = params
+    return coef
+
+
+def fit(rules: Rules, hands: int = 3000, seed: int = 12345, players=("ev",) * 4,
+        progress=None) -> dict:
+    """Self-play `hands` hands and fit the model entry for `rules.game`."""
+    native = game._native(rules, list(players))
+    cfg = engine.core_config(rules)
+    face_cfg = cfg
+    win_rows, tenpai_rows, wait_rows = [], [], []
+    n_self = n_wins = 0
+    disc_paid = []
+    for i in range(hands):
+        raw = native.play(seed, i, i % 4, True)
+        w, t, q = _records(rules, raw, cfg, face_cfg)
+        win_rows += w
+        tenpai_rows += t
+        wait_rows += q
+        for win in raw["wins"]:
+            kind = game.WIN_KINDS[win[7]]
+            if kind == "instant":
+                continue
+            n_wins += 1
+            n_self += kind in SELF_KINDS
+            if kind == "discard":
+                disc_paid.append(win[6])
+        if progress is not None:
+            progress(i + 1)
+    return _fit_rows(rules, np.array(win_rows, float), np.array(tenpai_rows, float),
+                     np.array(wait_rows, float), n_self / max(n_wins, 1),
+                     float(np.mean(disc_paid)) if disc_paid else 1.0)
+
+
+def _design(live, self_only, d, u) -> np.ndarray:
+    nd = evplayer.N_WIN_D
+    d = np.minimum(np.maximum(d.astype(int), 0), nd - 1)
+    X = np.zeros((len(d), 3 * nd + 1))
+    for j in range(nd):
+        m = d == j
+        X[m, 3 * j] = 1
+        X[m, 3 * j + 1] = np.log1p(u[m])
+        X[m, 3 * j + 2] = live[m] / 100
+    X[:, 3 * nd] = self_only
+    return X
+
+
+def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarray,
+              self_share: float, mean_discard_paid: float) -> dict:
+    """win rows: live, self_only, then per form (open, d, u, won via it)."""
+    nd = evplayer.N_WIN_D
+    live, self_only = win[:, 0], win[:, 1]
+    form = [win[:, 2 + 4 * f: 6 + 4 * f] for f in range(4)]
+    # the base model: the standard form's distance and useful tiles
+    ok_std, d_std, u_std, y_std = form[F_STD].T
+    m = (u_std > 0) & (d_std >= 0)
+    c = _logit(_design(live[m], self_only[m], d_std[m], u_std[m]), y_std[m])
+    d = np.minimum(d_std[m].astype(int), nd - 1)
+    for j in range(1, nd):
+        if not (d == j).any():
+            # no hand that far: one more step away than the row before
+            c[3 * j: 3 * j + 3] = c[3 * j - 3: 3 * j]
+            c[3 * j] -= 2.0
+    # every other form: intercept and slope on the base logit, from its own wins
+    forms = {"standard": [0.0, 1.0]}
+    for f, name in ((F_PAIRS, "pairs"), (F_LAN, "shisanlan"), (F_QYS, "qingyise")):
+        ok, df, uf, yf = form[f].T
+        # states where the form competes with the standard one (not further from a win):
+        # its wins elsewhere are accidents of a hand played for something else
+        m = (ok > 0) & (uf > 0) & (df >= 0) & (df <= d_std)
+        if m.sum() < 50 or yf[m].sum() < 5:
+            forms[name] = [-3.0, 1.0]     # too rare to fit: far below the standard form
+            continue
+        lp = _design(live[m], self_only[m], df[m], uf[m]) @ c
+        a, b = _logit(np.column_stack([np.ones(m.sum()), lp]), yf[m])
+        forms[name] = [round(float(a), 4), round(float(b), 4)]
+    Xt = np.column_stack([np.ones(len(tenpai)), tenpai[:, 0], tenpai[:, 1]])
+    ct = _logit(Xt, tenpai[:, 2])
+    overall = wait[:, 3].mean() if len(wait) else 0.0
+    cells = []
+    for hon in (0, 1):
+        for gen in (0, 1):
+            for vis in range(5):
+                m = (wait[:, 0] == hon) & (wait[:, 1] == gen) & (wait[:, 2] == vis)
+                cells.append(float((wait[m, 3].sum() + 20 * overall) / (m.sum() + 20)))
+    if rules.game == "anhua":
+        ref = rules["base"] * rules["multipliers"]["yingzhuang"] * (14 / 9) ** rules["birds"]
+    else:
+        ref = rules["base"] * rules["values"]["pinghu"][0]
+    return {
+        "self_share": round(self_share, 4),
+        "loss": round(mean_discard_paid / ref, 4),
+        "win": [[round(float(x), 4) for x in c[3 * j: 3 * j + 3]] for j in range(nd)],
+        "self_only": round(float(c[3 * nd]), 4),
+        "tenpai": [round(float(x), 4) for x in ct],
+        "wait": [round(x, 5) for x in cells],
+        "forms": forms,
+        "fitted_on": {"rules_hash": rules.hash, "decisions": int(len(win)),
+                      "tenpai_samples": int(len(tenpai)), "wait_samples": int(len(wait))},
+    }
+
+
+TUNED = ("style", "form_shift", "note")
+
+
+def write(path: Path, game_name: str, entry: dict) -> None:
+    """Write (or update) a model file with the fitted entry for one game; the tuned parts
+    (style defaults, form shifts) of the entry already there, or else of the shipped
+    model, are kept."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    old = data.get(game_name) or evplayer.load_model(game_name)
+    entry = dict(entry)
+    for key in TUNED:
+        if key in old:
+            entry[key] = old[key]
+    data[game_name] = entry
+    path.write_text(json.dumps(data, indent=1) + "\n")

@@ -1,0 +1,151 @@
+"""Options of the expected-value player `ev` and the numbers its native code reads.
+
+A player is named `ev` or `ev:key=value,key=value` (e.g. `ev:fold=0.5,claim=1.5`):
+
+Defaults are per game where the model file says so (its `style` block, tuned in the
+duplicate arena: Wanzai fold 0.5, claim 0.9, value 0.7, mix 0.2; Anhua claim 0.75); an
+option given always wins.  The ranges and plain defaults are below.
+
+- `fold`  (default 1, 0..10): weight of the danger term.  0 never defends; 2 fears a
+  deal-in twice as much as the model says, so it folds earlier.
+- `claim` (default 1, 0..10): a pung, chow or kong is taken when the EV after it times
+  `claim` beats the EV without it; above 1 it claims more readily, 0 never claims.
+- `value` (default 1, 0..4): how strongly it chases value.  Each hand form's worth relative
+  to the standard form is raised to this power: 0 treats every form as worth the same,
+  1 uses the rules' values, 2 exaggerates them.
+- `mix`   (default 0, 0..1): weight of a hand's other forms next to its best one.
+- `model` (default: the shipped model): a JSON file written by `mjsim fit-ev`, whose entry
+  for the game replaces the shipped win-probability and danger numbers.
+
+`player_opts` lays these out as the native GameConfig.player_opts row (see _ev.pxd).
+"""
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+N_PLAYER_OPTS = 64
+OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX = 0, 1, 2, 3, 4, 5
+OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 28, 32, 20
+OPT_FORM, FORMS = 52, ("standard", "pairs", "shisanlan", "qingyise")
+
+STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
+         "mix": (0.0, 0.0, 1.0)}
+KEYS = tuple(STYLE) + ("model",)
+MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
+
+
+class PlayerOptionError(ValueError):
+    """A player name or option that cannot be used (the message names it)."""
+
+
+def split_name(name: str) -> tuple[str, dict]:
+    """'ev:fold=0.5,claim=2' -> ('ev', {'fold': 0.5, 'claim': 2.0}); a plain name -> (name, {}).
+    Only `ev` takes options; bad keys and values raise PlayerOptionError."""
+    name = name.strip()
+    base, sep, rest = name.partition(":")
+    base = base.strip()
+    if not sep:
+        return base, {}
+    if base != "ev":
+        raise PlayerOptionError(f"player {base!r} takes no options (only ev does), got {name!r}")
+    options: dict = {}
+    for item in rest.split(","):
+        key, eq, value = (x.strip() for x in item.partition("="))
+        if not eq or not key:
+            raise PlayerOptionError(f"player {name!r}: options are key=value pairs ({', '.join(KEYS)}), got {item.strip()!r}")
+        if key not in KEYS:
+            raise PlayerOptionError(f"player {name!r}: unknown option {key!r} (expected one of {', '.join(KEYS)})")
+        if key in options:
+            raise PlayerOptionError(f"player {name!r}: option {key!r} given twice")
+        if key == "model":
+            if not Path(value).is_file():
+                raise PlayerOptionError(f"player {name!r}: model file {value!r} not found")
+            options[key] = value
+            continue
+        _, lo, hi = STYLE[key]
+        try:
+            v = float(value)
+        except ValueError:
+            v = math.nan
+        if not lo <= v <= hi:
+            raise PlayerOptionError(f"player {name!r}: {key} must be a number {lo:g}..{hi:g}, got {value!r}")
+        options[key] = v
+    return base, options
+
+
+def canonical(name: str) -> str:
+    """One spelling per player: options in a fixed order, numbers as %g."""
+    base, options = split_name(name)
+    if not options:
+        return base
+    parts = [f"{k}={options[k]:g}" if k != "model" else f"model={options[k]}" for k in KEYS if k in options]
+    return f"{base}:{','.join(parts)}"
+
+
+def join_names(tokens: list[str]) -> list[str]:
+    """Comma-split player text back into names: 'ev:fold=1,claim=2,greedy' -> two names
+    (a token with '=' but no ':' continues the options of the name before it)."""
+    out: list[str] = []
+    for t in tokens:
+        if out and "=" in t and ":" not in t and ":" in out[-1]:
+            out[-1] = f"{out[-1]},{t}"
+        else:
+            out.append(t)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _read_model(path: str | None) -> dict:
+    if path is None:
+        text = resources.files("mjsim").joinpath("data/ev_model.json").read_text()
+    else:
+        text = Path(path).read_text()
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise PlayerOptionError(f"model file {path!r} is not JSON: {e}") from None
+
+
+def load_model(game: str, path: str | None = None) -> dict:
+    """The win-probability and danger numbers for `game` (the shipped ones by default)."""
+    data = _read_model(path)
+    if game not in data:
+        raise PlayerOptionError(f"model file {path or 'shipped'!r} has no entry for {game!r}")
+    model = data[game]
+    missing = [f for f in MODEL_FIELDS if f not in model]
+    if missing:
+        raise PlayerOptionError(f"model file {path or 'shipped'!r}: {game} lacks {', '.join(missing)}")
+    return model
+
+
+def player_opts(game: str, options: dict | None = None) -> list[float]:
+    """The native options row of an ev seat (defaults where `options` is silent)."""
+    options = options or {}
+    model = load_model(game, options.get("model"))
+    row = [0.0] * N_PLAYER_OPTS
+    style = model.get("style", {})   # per-game defaults tuned in the arena
+    for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX)):
+        row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
+    row[OPT_SELF_SHARE] = float(model["self_share"])
+    row[OPT_LOSS] = float(model["loss"])
+    win = model["win"]
+    if len(win) != N_WIN_D or any(len(w) != 3 for w in win):
+        raise PlayerOptionError(f"model for {game}: 'win' must be {N_WIN_D} rows of 3 numbers")
+    for d, w in enumerate(win):
+        row[OPT_WIN + 3 * d: OPT_WIN + 3 * d + 3] = [float(x) for x in w]
+    row[OPT_WIN_SELF_ONLY] = float(model["self_only"])
+    row[OPT_TENPAI: OPT_TENPAI + 3] = [float(x) for x in model["tenpai"]]
+    wait = model["wait"]
+    if len(wait) != N_WAIT:
+        raise PlayerOptionError(f"model for {game}: 'wait' must hold {N_WAIT} numbers")
+    row[OPT_WAIT: OPT_WAIT + N_WAIT] = [float(x) for x in wait]
+    forms = model["forms"]
+    for i, f in enumerate(FORMS):
+        intercept, slope = forms.get(f, (0.0, 1.0))
+        intercept += model.get("form_shift", {}).get(f, 0.0)
+        row[OPT_FORM + 2 * i: OPT_FORM + 2 * i + 2] = [float(intercept), float(slope)]
+    return row
