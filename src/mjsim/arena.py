@@ -10,8 +10,10 @@ clustered by deal: statsmodels OLS of the differences on a constant with
 G the number of deals.  With one regressor that is exactly the t interval of the per-deal
 mean differences.
 
-Each deal is its own session (``session_hands=1``): seat 0 deals, fire is drawn afresh,
-and no hand depends on an earlier one, so a seating changes nothing but the players.
+Each deal is its own session (``session_hands=1``): its dealer is the rules'
+``first_dealer`` (drawn from the deal's own seed by default, so the same on all five
+tables), fire is drawn afresh, and no hand depends on an earlier one, so a seating changes
+nothing but the players.
 
 Work is cut into (table, chunk of deals) tasks run by a process pool; the results are
 put back in deal order before any statistic is computed, so the answer does not depend
@@ -148,7 +150,7 @@ class ArenaResult:
     deals: int
     seed: int
     edge: Interval                     # net points per seat-hand, challenger - baseline
-    edge_by_seat: tuple[Interval, ...]  # seat 0 deals
+    edge_by_seat: tuple[Interval, ...]  # per seat (the dealer is the rules' first_dealer)
     differences: dict[str, Interval]   # paired differences of the rates (win, deal-in, claims)
     challenger_stats: PlayerStats      # the challenger in its seat, every seating
     baseline_stats: PlayerStats        # the baselines of the all-baseline table, all seats
@@ -376,7 +378,7 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
         f"arena: {r.challenger} vs 3x {r.baseline}, {r.rules.game} ({r.rules.variant}), "
         f"{r.deals:,} deals x 4 seats, seed {r.seed}",
         f"edge (points per seat-hand): {r.edge}   (se {r.edge.se:.4f})",
-        "edge by seat (seat 0 deals): " + "  ".join(f"{j}: {iv}" for j, iv in enumerate(r.edge_by_seat)),
+        "edge by seat: " + "  ".join(f"{j}: {iv}" for j, iv in enumerate(r.edge_by_seat)),
     ]
     diffs = []
     for k, iv in r.differences.items():
