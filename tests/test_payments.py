@@ -65,3 +65,24 @@ def test_fake_payments_reconcile_and_are_readable_everywhere(tmp_path):
     assert pl.scan_parquet(root / "payments", hive_partitioning=True).select(pl.len()).collect().item() == n
     cols, rows = stats.query(root, "SELECT 1")     # the query views still open
     assert rows == [(1,)]
+
+
+def test_query_sees_the_payments_view_and_it_reconciles_in_sql(tmp_path):
+    """`mjsim query` / stats.query over `payments`: per hand and seat, received - paid
+    equals the hands table's delta (computed by DuckDB, independently of pandas above)."""
+    root = tmp_path / "q"
+    runner.run(runner.make_spec(mjsim.Rules.load("wanzai", fire=[0.3, 0.3, 0.3, 0.3]), hands=320, chunk=160,
+                                seed=5), root, workers=1, progress=False)
+    sql = """
+        WITH flows AS (
+            SELECT hand_index, receiver AS seat, amount FROM payments
+            UNION ALL SELECT hand_index, payer AS seat, -amount FROM payments),
+        net AS (SELECT hand_index, seat, sum(amount) AS net FROM flows GROUP BY ALL),
+        deltas AS (
+            SELECT hand_index, s.seat,
+                   [delta_0, delta_1, delta_2, delta_3][s.seat + 1] AS delta
+            FROM hands, (SELECT unnest([0, 1, 2, 3]) AS seat) s)
+        SELECT count(*) AS n, count(*) FILTER (WHERE coalesce(net.net, 0) <> deltas.delta) AS bad
+        FROM deltas LEFT JOIN net USING (hand_index, seat)"""
+    cols, rows = stats.query(root, sql)
+    assert cols == ["n", "bad"] and rows == [(4 * 320, 0)]

@@ -122,7 +122,7 @@ _RUN_HELP = {
     "rules": "wanzai, anhua or a rules TOML file.",
     "set": "Override a rule parameter: key=value (repeatable).",
     "players": "One player for all seats (greedy) or four comma-separated (greedy,random,greedy,greedy).",
-    "session": "Hands per session: dealer rotation and fire persistence run within a session; 1 = independent hands dealt by seat 0.",
+    "session": "Hands per session: dealer rotation and fire persistence run within a session; 1 = independent hands, each with its own first dealer (rules: first_dealer).",
     "seed": "Master seed: (seed, hand index) fixes every hand.",
     "workers": "Worker processes (local) or tasks in flight (dask); 0 = all cores.",
     "chunk": "Hands per chunk file (a multiple of --session-hands); default about 20,000.",
@@ -190,7 +190,7 @@ def _timing_line(result) -> str:
     skipped = f" ({result.hands_skipped:,} already done)" if result.hands_skipped else ""
     return (f"{result.hands_done:,} hands{skipped} in {result.seconds:.1f} s "
             f"({result.hands_done / max(result.seconds, 1e-9):,.0f} hands/s, {result.workers} {result.backend} "
-            f"workers); Arrow + Parquet {share:.1f}% of worker time")
+            f"worker{'' if result.workers == 1 else 's'}); Arrow + Parquet {share:.1f}% of worker time")
 
 
 @app.command()
@@ -368,7 +368,7 @@ def sweep(
 @app.command()
 def query(
     directory: Path = typer.Argument(..., help="A dataset directory."),
-    sql: str = typer.Argument(..., help='SQL over the views hands and wins, e.g. "SELECT pattern, count(*) FROM wins GROUP BY 1".'),
+    sql: str = typer.Argument(..., help='SQL over the views hands, wins and payments, e.g. "SELECT pattern, count(*) FROM wins GROUP BY 1".'),
     limit: int = typer.Option(50, "--limit", help="Rows to show in the table (0 or more)."),
     csv: bool = typer.Option(False, "--csv", help="Print every row as CSV instead of a table."),
 ):

@@ -267,7 +267,8 @@ SUMMARY_MEMORY = "512MB"
 
 
 def connect(root: str | Path, memory_limit: str | None = None):
-    """A sandboxed DuckDB connection with views `hands` and `wins` over DIR/{hands,wins}/variant=*/.
+    """A sandboxed DuckDB connection with views `hands`, `wins` and (datasets of schema 2 on)
+    `payments` over DIR/{hands,wins,payments}/variant=*/.
 
     What it allows: reading files inside DIR (the views, or read_parquet/read_json of a
     path under DIR) and nothing else. DuckDB's external access is off
@@ -289,9 +290,12 @@ def connect(root: str | Path, memory_limit: str | None = None):
     if not root.is_dir():
         raise OSError(f"{root}: no such dataset directory")
     real = root.resolve()
-    for table in ("hands", "wins"):
+    present = []
+    for table in ("hands", "wins", "payments"):
         files = sorted((real / table).glob("variant=*/*.parquet"))
-        if not files:
+        if files:
+            present.append(table)
+        elif table != "payments":   # older datasets have no payments table
             raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
         for f in files:
             problem = chunk_file_problem(f)
@@ -311,7 +315,7 @@ def connect(root: str | Path, memory_limit: str | None = None):
     con.execute(f"SET allowed_directories = [{_sql_str(str(real) + '/')}]")
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
-    for table in ("hands", "wins"):
+    for table in present:
         glob = str(real / table / "variant=*" / "*.parquet")
         con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_sql_str(glob)}, "
                     f"hive_partitioning = true, union_by_name = true)")
@@ -324,7 +328,7 @@ _READ_ONLY = ("SELECT",)
 
 
 def query(root: str | Path, sql: str) -> tuple[list[str], list[tuple]]:
-    """Run one read-only SQL statement over the views `hands` and `wins`; (column names, rows).
+    """Run one read-only SQL statement over the views `hands`, `wins` and `payments`; (column names, rows).
 
     Exactly one SELECT (WITH ..., FROM ..., DESCRIBE, SUMMARIZE) statement, on a `connect()`
     sandbox: anything else (COPY, ATTACH, EXPORT, CREATE, INSERT, SET, PRAGMA, INSTALL,
