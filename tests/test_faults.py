@@ -27,7 +27,7 @@ import pytest
 
 import mjsim
 from mjsim import runner
-from mjsim.cli import main
+from cli_helpers import cli, one_line
 
 FAKE = "fake_game:simulate_chunk"
 TESTS = Path(__file__).parent
@@ -60,17 +60,6 @@ def snapshot(out: Path) -> dict[str, str]:
             for p in sorted(out.rglob("*")) if p.is_file() and p.name != runner.LOCK_NAME}
 
 
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    c = capsys.readouterr()
-    return code, c.out, c.err
-
-
-def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def simulate_args(out: Path, hands=3200, chunk=800, seed=7, *extra):

@@ -19,7 +19,7 @@ import pytest
 
 import mjsim
 from mjsim import _core, engine, runner, stats
-from mjsim.cli import main
+from cli_helpers import cli, one_line
 
 FAKE = "fake_game:simulate_chunk"
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -27,17 +27,6 @@ WANZAI = mjsim.Rules.load("wanzai")
 ANHUA = mjsim.Rules.load("anhua")
 
 
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    c = capsys.readouterr()
-    return code, c.out, c.err
-
-
-def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def snapshot(out: Path) -> dict[str, str]:

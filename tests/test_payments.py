@@ -86,3 +86,14 @@ def test_query_sees_the_payments_view_and_it_reconciles_in_sql(tmp_path):
         FROM deltas LEFT JOIN net USING (hand_index, seat)"""
     cols, rows = stats.query(root, sql)
     assert cols == ["n", "bad"] and rows == [(4 * 320, 0)]
+
+
+def test_the_largest_seed_is_kept_in_every_table(tmp_path):
+    """Seeds are 0..2**64-1 for simulate as for replay: every table stores them unsigned."""
+    root = tmp_path / "s"
+    seed = 2**64 - 1
+    runner.run(runner.make_spec(mjsim.Rules.load("wanzai"), hands=32, chunk=32, seed=seed), root, workers=1,
+               progress=False)
+    for table in runner.TABLES:
+        seeds = set(_read(root, table)["seed"].astype("uint64").tolist())
+        assert seeds == {seed}, table

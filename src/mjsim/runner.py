@@ -588,7 +588,7 @@ def payments_table(spec: RunSpec, arrays: dict, reasons: Sequence[str] = PAY_REA
     c = _columns(arrays, PAYMENTS_ARRAYS, "payments")
     n = len(c["hand_index"])
     cols = {
-        "seed": _constant(spec.seed, n, pa.int64()),
+        "seed": _constant(spec.seed, n, pa.uint64()),
         "hand_index": c["hand_index"],
         "payer": c["payer"],
         "receiver": c["receiver"],
@@ -603,7 +603,7 @@ def payments_schema():
     import pyarrow as pa
 
     return pa.schema([
-        ("seed", pa.int64()), ("hand_index", pa.int64()), ("payer", pa.int8()), ("receiver", pa.int8()),
+        ("seed", pa.uint64()), ("hand_index", pa.int64()), ("payer", pa.int8()), ("receiver", pa.int8()),
         ("amount", pa.int64()), ("reason", pa.string()), ("pattern", pa.string()),
     ])
 
