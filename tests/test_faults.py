@@ -453,6 +453,26 @@ def test_progress_moves_within_a_chunk_in_plain_lines(fake, tmp_path, monkeypatc
     assert abs(rate - result.hands_done / result.seconds) <= 0.05 * rate + 1
 
 
+def test_progress_moves_within_a_chunk_on_dask_too(fake, tmp_path, monkeypatch):
+    """Dask workers report each slice as an event the client adds up (an in-process
+    cluster here, so the smaller slice reaches its workers)."""
+    distributed = pytest.importorskip("distributed")
+    from rich.console import Console
+
+    monkeypatch.setattr(runner, "PROGRESS_SLICE", 160)
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=False, width=200)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        result = runner.run(spec(hands=1600, chunk=1600), tmp_path / "run", backend="dask",
+                            scheduler=cluster.scheduler_address, progress=True, console=console,
+                            simulator="fake_game:simulate_chunk_slow", progress_every=0.25)
+    lines = [line for line in buf.getvalue().splitlines() if line.startswith("wanzai: ")]
+    done = [int(line.split()[1].split("/")[0].replace(",", "")) for line in lines]
+    assert result.chunks_done == 1 and done == sorted(done) and done[-1] == 1600
+    assert any(0 < d < 1600 for d in done)           # moved before the only chunk was stored
+
+
 def test_slices_do_not_change_the_rows(fake, tmp_path, monkeypatch):
     a, b = tmp_path / "a", tmp_path / "b"
     runner.run(spec(hands=3200, chunk=3200), a, workers=1, progress=False)

@@ -11,8 +11,8 @@ import contextlib
 import time
 from collections.abc import Iterator
 
-from mjsim.runner import (DASK_CONNECT_SECONDS, ChunkResult, ChunkTask, SchedulerLost, _first_line, _take,
-                          build_chunk)
+from mjsim.runner import (DASK_CONNECT_SECONDS, PROGRESS_TOPIC, ChunkResult, ChunkTask, SchedulerLost,
+                          _count_hands, _first_line, _take, build_chunk)
 
 
 def _dask_window(client, workers: int) -> int:
@@ -30,6 +30,17 @@ def distributed_module():
     except ImportError:
         raise ValueError('--backend dask needs the optional Dask extra: pip install "mjsim[dask]"') from None
     return distributed
+
+
+def follow_progress(client, counter) -> None:
+    """Add the hands workers report (events on PROGRESS_TOPIC, one per slice played) to
+    `counter`, so the bar moves within chunks as it does with the process pool."""
+    def on_event(event) -> None:
+        _, n = event
+        _count_hands(counter, int(n))
+
+    with contextlib.suppress(Exception):     # a scheduler without topics: per-chunk progress
+        client.subscribe_topic(PROGRESS_TOPIC, on_event)
 
 
 def execute(tasks: Iterator[ChunkTask], client, workers: int) -> Iterator[ChunkResult]:

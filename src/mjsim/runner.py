@@ -453,17 +453,41 @@ def _simulate_in_slices(simulate: Callable, spec: RunSpec, start: int, count: in
     after each. A hand depends only on its session's earlier hands, so the concatenated
     slices are exactly the rows of one call (the tests compare chunkings row for row)."""
     step = max(spec.session_hands, PROGRESS_SLICE // spec.session_hands * spec.session_hands)
-    counter = _PROGRESS_COUNTER
-    if counter is None or count <= step:
+    report = _progress_reporter()
+    if report is None or count <= step:
         out = simulate(spec.rules, spec.players, spec.seed, start, count, spec.session_hands, payments=True)
-        _count_hands(counter, count)
+        if report is not None:
+            report(count)
         return out
     parts = []
     for s in range(start, start + count, step):
         n = min(step, start + count - s)
         parts.append(simulate(spec.rules, spec.players, spec.seed, s, n, spec.session_hands, payments=True))
-        _count_hands(counter, n)
+        report(n)
     return tuple({k: np.concatenate([p[i][k] for p in parts]) for k in parts[0][i]} for i in range(len(parts[0])))
+
+
+#: the Dask event topic on which workers report hands played (the client adds them up)
+PROGRESS_TOPIC = "mjsim-progress"
+
+
+def _progress_reporter() -> Callable[[int], None] | None:
+    """Where this process reports hands as it plays them: the shared counter of a local run,
+    else (inside a Dask worker) an event to the client; None when nobody listens."""
+    counter = _PROGRESS_COUNTER
+    if counter is not None:
+        return lambda n: _count_hands(counter, n)
+    import sys
+
+    if "distributed" not in sys.modules:    # only a Dask worker has it loaded
+        return None
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except Exception:                       # not running inside a Dask worker
+        return None
+    return lambda n: worker.log_event(PROGRESS_TOPIC, n)
 
 
 def _count_hands(counter, n: int) -> None:
@@ -1100,7 +1124,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
             result.workers = max(1, min(workers, n_todo))
         todo = (ChunkTask(spec, start, count, simulator) for spec in specs
                 for start, count in plan_chunks(spec) if done[spec.variant].get(start) != count)
-        counter = None if client is not None else _new_counter(result.workers)
+        counter = _Counter() if client is not None else _new_counter(result.workers)
         t0 = time.perf_counter()
         try:
             with _progress_bar(progress, console, result, counter, progress_every) as advance:
@@ -1173,6 +1197,9 @@ def _execute(tasks: Iterator[ChunkTask], n_tasks: int, workers: int, client, cou
     if client is not None:
         from mjsim import dask_backend
 
+        _PROGRESS_COUNTER = None     # in-process Dask workers report by event, like remote ones
+        if counter is not None:
+            dask_backend.follow_progress(client, counter)
         return dask_backend.execute(tasks, client, workers)
     if workers == 1 or n_tasks == 1:
         _import_arrow()
