@@ -35,8 +35,8 @@ from mjsim._wall cimport live_left
 from mjsim._game cimport (HandState, SeatState, GameConfig, Call, CALL_KONG,
                           ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
                           KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT)
-from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua,
-                          meld_after_call, take_call_tiles)
+from mjsim._hand cimport (available, hand_shanten, is_anhua,
+                          meld_after_call, meld_after_own_kong, take_call_tiles)
 
 cdef enum:
     F_STD = 0
@@ -364,7 +364,7 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
     cdef Ctx c
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
-    cdef int i, k, q, best_k
+    cdef int i, k, q, taken, best_k
     cdef double now, v, gain
     if n_kongs and is_anhua(st):
         # a legal Anhua kong keeps the hand tenpai, and its 補章 is three more tiles to win on
@@ -377,25 +377,20 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
     now = best_discard(&c, p.hand, &p.mi, &best_k)
     for i in range(n_kongs):
         k = kinds[i]
-        mi = p.mi
-        mi.counts[k] += 1
         gain = 0
-        if types[i] == ACT_CONCEALED_KONG:
-            mi.n += 1
-            mi.has_concealed_kong = 1
-            mi.counts[k] += 3
-            mi.suit_mask |= suit_bit(k)
-            p.hand[k] -= 4
+        taken = meld_after_own_kong(p, k, types[i] == ACT_CONCEALED_KONG, &mi)
+        p.hand[k] -= taken
+        # the kong's tiles stay out of the unseen counts: hidden for a concealed kong, on the table for an added one
+        if taken == 4:
             p.hidden[k] += 4
-            v = eval13(&c, p.hand, &mi)
-            p.hidden[k] -= 4
-            p.hand[k] += 4
         else:
-            p.hand[k] -= 1
             st.seen[k] += 1
-            v = eval13(&c, p.hand, &mi)
+        v = eval13(&c, p.hand, &mi)
+        if taken == 4:
+            p.hidden[k] -= 4
+        else:
             st.seen[k] -= 1
-            p.hand[k] += 1
+        p.hand[k] += taken
         for q in range(1, 4):
             gain += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_CONCEALED if types[i] == ACT_CONCEALED_KONG
                                                            else KONG_ADDED] * st.cfg.ev.base, False)

@@ -57,7 +57,7 @@ from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shu
                           throw_dice, wall_build, wall_deal, draw_live, draw_replacement,
                           live_left)
 from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua, is_wild, hand_category,
-                          meld_after_call, take_call_tiles)
+                          meld_after_call, meld_after_own_kong, take_call_tiles)
 from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
 
 cnp.import_array()
@@ -488,25 +488,15 @@ cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* k
     """A kong greedy_takes_kong accepts; otherwise the best discard."""
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
-    cdef int i, k, before, after, sh, useful
+    cdef int i, k, taken, before, after, sh, useful
     if n_kongs:
         before = hand_shanten(st, p.hand, &p.mi)
         for i in range(n_kongs):
             k = kinds[i]
-            mi = p.mi
-            mi.counts[k] += 1
-            if types[i] == ACT_CONCEALED_KONG:
-                mi.n += 1
-                mi.has_concealed_kong = 1
-                mi.counts[k] += 3
-                mi.suit_mask |= suit_bit(k)
-                p.hand[k] -= 4
-                after = hand_shanten(st, p.hand, &mi)
-                p.hand[k] += 4
-            else:
-                p.hand[k] -= 1
-                after = hand_shanten(st, p.hand, &mi)
-                p.hand[k] += 1
+            taken = meld_after_own_kong(p, k, types[i] == ACT_CONCEALED_KONG, &mi)
+            p.hand[k] -= taken
+            after = hand_shanten(st, p.hand, &mi)
+            p.hand[k] += taken
             if greedy_takes_kong(st, player, KONG_CONCEALED if types[i] == ACT_CONCEALED_KONG else KONG_ADDED,
                                  before, after):
                 tile[0] = k

@@ -65,3 +65,19 @@ cdef inline void take_call_tiles(uint8_t* hand, int tile, const Call* c, int sig
     else:
         hand[c.a] += sign
         hand[c.b] += sign
+
+
+cdef inline int meld_after_own_kong(const SeatState* p, int k, bint concealed,
+                                    MeldInfo* mi) noexcept nogil:
+    """The MeldInfo seat p would have after an own-turn kong of kind k (concealed: four
+    from the hand; added: the fourth onto its pung); returns how many tiles leave the
+    concealed hand (the caller takes them out and puts them back)."""
+    mi[0] = p.mi
+    mi.counts[k] += 1
+    if not concealed:
+        return 1
+    mi.n += 1
+    mi.has_concealed_kong = 1
+    mi.counts[k] += 3
+    mi.suit_mask |= suit_bit(k)
+    return 4
