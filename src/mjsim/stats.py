@@ -266,6 +266,43 @@ def _sql_str(text: str) -> str:
 SUMMARY_MEMORY = "512MB"
 
 
+def _dataset_tables(root: str | Path, directory: Path) -> list[str]:
+    """The tables of a dataset (hands, wins and, from schema 2 on, payments), each of its
+    Parquet files checked first: one line naming a damaged file, not a DuckDB traceback."""
+    from mjsim.runner import chunk_file_problem
+
+    present = []
+    for table in ("hands", "wins", "payments"):
+        files = sorted((directory / table).glob("variant=*/*.parquet"))
+        if files:
+            present.append(table)
+        elif table != "payments":   # older datasets have no payments table
+            raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
+        for f in files:
+            problem = chunk_file_problem(f)
+            if problem:
+                raise ValueError(f"{f} is damaged ({problem}): move it away, or resume the run "
+                                 f"that made {root} to redo it")
+    return present
+
+
+def _base_connection(memory_limit: str | None):
+    """A DuckDB connection with the settings every reader of a dataset wants."""
+    import tempfile
+
+    import duckdb
+
+    con = duckdb.connect()
+    # our own output is the progress; row order never matters to an aggregate (less memory)
+    con.execute("SET enable_progress_bar = false")
+    con.execute("SET preserve_insertion_order = false")
+    # spill (if ever) to the system's temporary directory, not the current one
+    con.execute(f"SET temp_directory = {_sql_str(str(Path(tempfile.gettempdir()) / 'mjsim-duckdb'))}")
+    if memory_limit:
+        con.execute(f"SET memory_limit = {_sql_str(memory_limit)}")
+    return con
+
+
 def connect(root: str | Path, memory_limit: str | None = None):
     """A sandboxed DuckDB connection with views `hands`, `wins` and (datasets of schema 2 on)
     `payments` over DIR/{hands,wins,payments}/variant=*/.
@@ -280,36 +317,12 @@ def connect(root: str | Path, memory_limit: str | None = None):
     go to the system's temporary directory. Every Parquet file of DIR is checked to be a
     whole Parquet file first: a truncated or overwritten one is a ValueError naming it.
     """
-    import tempfile
-
-    import duckdb
-
-    from mjsim.runner import chunk_file_problem
-
     root = Path(root)
     if not root.is_dir():
         raise OSError(f"{root}: no such dataset directory")
     real = root.resolve()
-    present = []
-    for table in ("hands", "wins", "payments"):
-        files = sorted((real / table).glob("variant=*/*.parquet"))
-        if files:
-            present.append(table)
-        elif table != "payments":   # older datasets have no payments table
-            raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
-        for f in files:
-            problem = chunk_file_problem(f)
-            if problem:
-                raise ValueError(f"{f} is damaged ({problem}): move it away, or resume the run "
-                                 f"that made {root} to redo it")
-    con = duckdb.connect()
-    # our own output is the progress; row order never matters to an aggregate (less memory)
-    con.execute("SET enable_progress_bar = false")
-    con.execute("SET preserve_insertion_order = false")
-    # spill (if ever) to the system's temporary directory, not the current one
-    con.execute(f"SET temp_directory = {_sql_str(str(Path(tempfile.gettempdir()) / 'mjsim-duckdb'))}")
-    if memory_limit:
-        con.execute(f"SET memory_limit = {_sql_str(memory_limit)}")
+    present = _dataset_tables(root, real)
+    con = _base_connection(memory_limit)
     con.execute("SET autoinstall_known_extensions = false")
     con.execute("SET autoload_known_extensions = false")
     con.execute(f"SET allowed_directories = [{_sql_str(str(real) + '/')}]")
@@ -419,30 +432,9 @@ def summarize_all(root: str | Path, only: Sequence[str] | None = None) -> list[V
 def _reader(roots: dict[str, Path], memory_limit: str | None = None):
     """A DuckDB connection with views <name>_hands and <name>_wins per dataset root (the
     variant read from the hive path, kept as text). Internal: fixed SQL only."""
-    import tempfile
-
-    import duckdb
-
-    con = duckdb.connect()
-    con.execute("SET enable_progress_bar = false")
-    con.execute("SET preserve_insertion_order = false")
-    con.execute(f"SET temp_directory = {_sql_str(str(Path(tempfile.gettempdir()) / 'mjsim-duckdb'))}")
-    if memory_limit:
-        con.execute(f"SET memory_limit = {_sql_str(memory_limit)}")
-    from mjsim.runner import chunk_file_problem
-
+    con = _base_connection(memory_limit)
     for name, root in roots.items():
-        for table in ("hands", "wins", "payments"):
-            files = sorted((Path(root) / table).glob("variant=*/*.parquet"))
-            if not files:
-                if table == "payments":     # datasets before schema 2 have none
-                    continue
-                raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
-            for f in files:     # one line naming a damaged file, not a DuckDB traceback
-                problem = chunk_file_problem(f)
-                if problem:
-                    raise ValueError(f"{f} is damaged ({problem}): move it away, or resume the run "
-                                     f"that made {root} to redo it")
+        for table in _dataset_tables(root, Path(root)):
             glob = str(Path(root) / table / "variant=*" / "*.parquet")
             con.execute(f"CREATE VIEW {name}_{table} AS SELECT * FROM read_parquet({_sql_str(glob)}, "
                         f"hive_partitioning = true, hive_types_autocast = false, union_by_name = true)")
