@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("MJSIM_DEBUG", "") not in ("", "0")
 ONLY = [m for m in os.environ.get("MJSIM_MODULES", "").split(",") if m]
@@ -21,6 +22,23 @@ directives = {
     "cdivision": not DEBUG,
     "embedsignature": True,
 }
+
+
+
+class flavoured_build_ext(build_ext):
+    """An in-place .so left by the other flavour is newer than the sources, so setuptools would
+    keep it: the debug switch would silently test the release build.  Rebuild on a switch."""
+
+    def run(self):
+        stamp = Path("build/.inplace-flavour")
+        flavour = "debug" if DEBUG else "release"
+        if self.inplace and (not stamp.exists() or stamp.read_text() != flavour):
+            self.force = True
+        super().run()
+        if self.inplace:
+            stamp.parent.mkdir(exist_ok=True)
+            stamp.write_text(flavour)
+
 
 extensions = []
 for pyx in sorted(Path("src/mjsim").glob("_*.pyx")):
@@ -37,6 +55,7 @@ for pyx in sorted(Path("src/mjsim").glob("_*.pyx")):
     )
 
 setup(
+    cmdclass={"build_ext": flavoured_build_ext},
     # debug and release objects live apart, so switching back never reuses a debug .so
     options={"build": {"build_base": "build/debug" if DEBUG else "build"}},
     ext_modules=cythonize(

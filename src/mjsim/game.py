@@ -8,6 +8,7 @@ loop (`_game.pyx`) trusts its inputs.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -415,6 +416,19 @@ def simulate_chunk(rules: Rules, players, seed: int, start: int, count: int,
     if payments:
         return hands, wins, out[2]
     return hands, wins
+
+
+def chunk_digest(rules: Rules, players, seed: int, start: int, count: int,
+                 session_hands: int = 1) -> str:
+    """sha256 (hex) of every array simulate_chunk returns, payments included: two builds, machines
+    or versions that give the same digest played every hand of the range identically."""
+    h = hashlib.sha256()
+    for table in simulate_chunk(rules, players, seed, start, count, session_hands, payments=True):
+        for name in sorted(table):
+            column = np.ascontiguousarray(table[name])
+            h.update(f"{name}:{column.dtype.str}:{column.shape}".encode())
+            h.update(column.tobytes())
+    return h.hexdigest()
 
 
 def simulate_hands(rules: Rules, seed: int, start: int, count: int, players=("greedy",) * 4,

@@ -1,0 +1,63 @@
+"""The native core's speed work must not change a single decision (issue 8).
+
+Each digest is the sha256 of every array of the hands, wins and payments tables of 1,500
+hands (seed 0 or 7, sessions of 16), from `mjsim.game.chunk_digest`.  A change that makes
+the core faster keeps all of them.  A change to what a player decides (a players-issue
+commit of its own) changes that player's digests on purpose: regenerate them with
+`python bench/decisions_digest.py --hands 1500` and say in the commit which ones moved and why.
+`bench/decisions_digest.py --hands 100000` is the full-size before/after check.
+"""
+import pytest
+
+from mjsim.game import chunk_digest
+from mjsim.rules import Rules
+
+MIXED = ("ev", "greedy", "greedy_v1", "random")
+
+DEFAULT_RULES = {
+    ("wanzai", "random"): "59be1e57d242e8d7950d528f143624d6635d0200d86687de9d1114b080c0d351",
+    ("wanzai", "greedy"): "69595f41223d3cc7c9e9696566238b5bb0652324083a8b6f7cdefe706afc9a4c",
+    ("wanzai", "greedy_v1"): "8950ef2bac59d8a69589a0a8240e4fb621fab1be27dc9a7e22c5e73112f8dd88",
+    ("wanzai", "ev"): "d4d2dfe495a065ac68b2ca53df92bdcd4c86774d4237c927740038103c9a3e7d",
+    ("wanzai", "mixed"): "49d7cdee0049962feaa19542537ae5e7c70b1382f50149fce608ed87e8b88c73",
+    ("anhua", "random"): "4504e059918a17a5af208e4d998d9939c217b9a79993bced4ae011e75d1ad1a1",
+    ("anhua", "greedy"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
+    ("anhua", "greedy_v1"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
+    ("anhua", "ev"): "43cd02b8aedbc2fc5c9ce12d9b60662718a04455360c35c156aa4fbcf63ca35f",
+    ("anhua", "mixed"): "b0b38f634676059168e3c59074dac0c66a05216219f381fce1675907788c78b8",
+}
+
+# non-default parameters reach the branches the defaults never take
+VARIANT_OVERRIDES = {
+    "wanzai": dict(honor_chow=False, multiple_ron=False, added_kong_on_draw_only=False,
+                   pass_ron_lock="none", wall_model="flat", fire=[0.5, 0, 0.5, 0], piao=[1, 0, 2, 0]),
+    "anhua": dict(hard_if_natural=False, multiple_ron=True, discard_win_wilds="face_value",
+                  added_kong_on_draw_only=False, buzhang_tiles=2, birds=2, kong_min_wall=0),
+}
+VARIANT_RULES = {
+    ("wanzai", "mixed"): "fc62d4783fd2fab539f9124e112162973ba9888abd00c374f7a4029de0487f9d",
+    ("wanzai", "greedy"): "fcddf2c71e6151f76b374584f18e3342d5af5055637d850b38994b88d99eceaf",
+    ("anhua", "mixed"): "fa4a609e8f214f4433be9dc5bf2b2cbbae562cdcd2c77130c390379216a1a173",
+    ("anhua", "greedy"): "e8f7a0c6865ccdf3e597de19483feab871628be8678b246f4858950a8fd15656",
+}
+
+
+def _players(name):
+    return MIXED if name == "mixed" else (name,) * 4
+
+
+@pytest.mark.parametrize("game,players", sorted(DEFAULT_RULES))
+def test_default_rules_play_every_hand_as_before(game, players):
+    assert chunk_digest(Rules.load(game), _players(players), 0, 0, 1500, 16) == DEFAULT_RULES[game, players]
+
+
+@pytest.mark.parametrize("game,players", sorted(VARIANT_RULES))
+def test_variant_rules_play_every_hand_as_before(game, players):
+    rules = Rules.load(game, **VARIANT_OVERRIDES[game])
+    assert chunk_digest(rules, _players(players), 7, 0, 1500, 16) == VARIANT_RULES[game, players]
+
+
+def test_digest_sees_a_one_hand_difference():
+    rules = Rules.load("wanzai")
+    assert chunk_digest(rules, _players("greedy"), 0, 0, 1500, 16) != chunk_digest(rules, _players("greedy"), 0, 0, 1501, 16)
+    assert chunk_digest(rules, _players("greedy"), 0, 0, 16, 16) != chunk_digest(rules, _players("greedy"), 1, 0, 16, 16)
