@@ -1,0 +1,210 @@
+# cython: language_level=3
+"""The built-in greedy players (greedy, greedy_v1, greedy_pass_once): lowest shanten, then
+the most unseen useful tiles.  The hand loop (_game.pyx) calls greedy_turn and greedy_call
+for a seat whose player is one of them; the random player is a few lines in the loop and
+ev has its own module (_ev.pyx)."""
+from libc.stdint cimport uint8_t, int8_t
+
+from mjsim cimport _eval
+from mjsim._eval cimport MeldInfo
+from mjsim._game cimport (HandState, SeatState, Call, CALL_KONG, ACT_DISCARD, ACT_CONCEALED_KONG,
+                          KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED, PLAYER_GREEDY_V1)
+from mjsim._hand cimport (available, hand_shanten, is_anhua, is_wild, meld_after_call,
+                          meld_after_own_kong, take_call_tiles)
+
+
+# ================================================================ shared evaluation
+
+cdef int useful_tiles_all(const HandState* st, const SeatState* p, uint8_t* hand,
+                          const MeldInfo* mi, int sh) noexcept nogil:
+    """Unseen copies of every kind that lowers the shanten of a 3n+1 hand (every kind tried)."""
+    cdef int k, n = 0, avail
+    for k in range(34):
+        avail = 4 - hand[k] - p.hidden[k] - st.seen[k]
+        if avail <= 0:
+            continue
+        hand[k] += 1
+        if hand_shanten(st, hand, mi) < sh:
+            n += avail
+        hand[k] -= 1
+    return n
+
+
+cdef int useful_tiles(const HandState* st, const SeatState* p, uint8_t* hand,
+                      const MeldInfo* mi, int sh) noexcept nogil:
+    """As useful_tiles_all, with every kind's shanten from one shanten_neighbours call."""
+    cdef int8_t after[34]
+    cdef int k, n = 0
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, 1, after)
+    for k in range(34):
+        if after[k] < sh:
+            n += available(st, p, k)
+    return n
+
+
+cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
+                              const int8_t* sh_of) noexcept nogil:
+    """Anhua greedy: the wild to discard when that is the only way to be waiting on a
+    discard win (tenpai at face value with the wilds discard_win_wilds allows, RULES §3.3),
+    else -1.
+
+    Only asked when the hand holds a wild and some discard leaves it tenpai."""
+    cdef int8_t fv[34]
+    cdef int k, a = hand[st.wild_a], b = hand[st.wild_b], best = -1
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, fv)   # -1: face value
+    for k in range(27):
+        if not hand[k] or fv[k] != 0:
+            continue
+        if not _eval.discard_category_ok(&st.cfg.ev, _eval.category_of(a - (k == st.wild_a), b - (k == st.wild_b))):
+            continue
+        if not is_wild(st, k):
+            return -1        # a plain discard already waits on a discard win
+        if best < 0 or sh_of[k] < sh_of[best]:
+            best = k
+    return best
+
+
+cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
+                      int* out_sh, int* out_useful) noexcept nogil:
+    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
+    (written to out_useful unless it is NULL).
+
+    Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
+    count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
+    nothing else or discarding a wild is the only way to wait on a discard win.
+    """
+    cdef SeatState* p = &st.seat[s]
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best
+    cdef bint skip_wilds = False
+    cdef int8_t sh_of[34]
+    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, -1, sh_of)
+    if st.wild_a >= 0 and hand[st.wild_a] + hand[st.wild_b] > 0:
+        for k in range(34):
+            if hand[k] and sh_of[k] < min_all:
+                min_all = sh_of[k]
+            if hand[k] and not is_wild(st, k):
+                skip_wilds = True
+                if sh_of[k] < best_sh:
+                    best_sh = sh_of[k]
+        if skip_wilds and min_all <= 0:
+            w = wild_discard_for_ron(st, hand, mi, sh_of)
+            if w >= 0:
+                out_sh[0] = sh_of[w]
+                if out_useful != NULL:
+                    hand[w] -= 1
+                    st.seen[w] += 1
+                    out_useful[0] = useful_tiles(st, p, hand, mi, sh_of[w])
+                    st.seen[w] -= 1
+                    hand[w] += 1
+                return w
+        if not skip_wilds:
+            best_sh = 99
+    if not skip_wilds:
+        for k in range(34):
+            if hand[k] and sh_of[k] < best_sh:
+                best_sh = sh_of[k]
+    if out_useful == NULL:
+        # the caller only needs the tile: a single candidate needs no tie-break
+        n_best = 0
+        for k in range(34):
+            if hand[k] and sh_of[k] == best_sh and not (skip_wilds and is_wild(st, k)):
+                n_best += 1
+                best_k = k
+        if n_best == 1:
+            out_sh[0] = best_sh
+            return best_k
+    for k in range(33, -1, -1):
+        if not hand[k] or sh_of[k] != best_sh or (skip_wilds and is_wild(st, k)):
+            continue
+        hand[k] -= 1
+        st.seen[k] += 1        # the discard becomes visible
+        u = useful_tiles(st, p, hand, mi, best_sh)
+        st.seen[k] -= 1
+        hand[k] += 1
+        if u > best_u:
+            best_u = u
+            best_k = k
+    out_sh[0] = best_sh
+    if out_useful != NULL:
+        out_useful[0] = best_u
+    return best_k
+
+
+# ================================================================ own turn and claims
+
+cdef inline bint greedy_takes_kong(const HandState* st, int player, int kong_type, int before,
+                                   int after) noexcept nogil:
+    """Greedy declares a kong that does not raise its shanten, and in Wanzai every kong the
+    rules pay for (kong_values > 0): measured in the duplicate arena (README, Players),
+    the payment and the replacement draw are worth more than the shanten a kong costs, even
+    from a ready hand.  Anhua kongs are only offered under the tenpai rule, and take them
+    all (declining them loses).  greedy_v1 keeps the old rule: never a worse shanten."""
+    if after <= before:
+        return True
+    if player == PLAYER_GREEDY_V1 or is_anhua(st):
+        return False
+    return st.cfg.kong_values[kong_type] > 0
+
+
+cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
+                     const int* types, int drawn, int* tile) noexcept nogil:
+    """A kong greedy_takes_kong accepts; otherwise the best discard."""
+    cdef SeatState* p = &st.seat[s]
+    cdef MeldInfo mi
+    cdef int i, k, taken, before, after, sh, useful
+    if n_kongs:
+        before = hand_shanten(st, p.hand, &p.mi)
+        for i in range(n_kongs):
+            k = kinds[i]
+            taken = meld_after_own_kong(p, k, types[i] == ACT_CONCEALED_KONG, &mi)
+            p.hand[k] -= taken
+            after = hand_shanten(st, p.hand, &mi)
+            p.hand[k] += taken
+            if greedy_takes_kong(st, player, KONG_CONCEALED if types[i] == ACT_CONCEALED_KONG else KONG_ADDED,
+                                 before, after):
+                tile[0] = k
+                return types[i]
+    if p.locked:
+        tile[0] = drawn
+        return ACT_DISCARD
+    tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, NULL)
+    return ACT_DISCARD
+
+cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
+    """Kong if greedy_takes_kong accepts it; pung/chow if the shanten does not get worse and
+    the shanten or the unseen useful tiles improve (best shanten, then most useful tiles).
+    -1 = pass."""
+    cdef SeatState* p = &st.seat[s]
+    cdef MeldInfo mi
+    cdef int i, s0, u0 = -1, u1, sh, best = -1, best_s = 99, best_u = -1
+    cdef int s1[8]
+    s0 = hand_shanten(st, p.hand, &p.mi)
+    # one shanten call per option first: the shanten of the 3n+2 hand after a pung or
+    # chow equals that of its best discard, so most options are rejected cheaply
+    for i in range(n):
+        meld_after_call(p, tile, &calls[i], &mi)
+        take_call_tiles(p.hand, tile, &calls[i], -1)
+        s1[i] = hand_shanten(st, p.hand, &mi)
+        take_call_tiles(p.hand, tile, &calls[i], 1)
+        if calls[i].type == CALL_KONG and greedy_takes_kong(st, player, KONG_EXPOSED, s0, s1[i]):
+            return i
+        if calls[i].type != CALL_KONG and s1[i] < best_s:
+            best_s = s1[i]
+    if best_s > s0:
+        return -1
+    if best_s == s0:
+        u0 = useful_tiles(st, p, p.hand, &p.mi, s0)
+    best_s = 99
+    for i in range(n):
+        if calls[i].type == CALL_KONG or s1[i] > s0:
+            continue
+        meld_after_call(p, tile, &calls[i], &mi)
+        take_call_tiles(p.hand, tile, &calls[i], -1)
+        best_discard(st, s, p.hand, &mi, &sh, &u1)
+        take_call_tiles(p.hand, tile, &calls[i], 1)
+        if sh == s0 and u1 <= u0:
+            continue
+        if sh < best_s or (sh == best_s and u1 > best_u):
+            best, best_s, best_u = i, sh, u1
+    return best
+
