@@ -107,7 +107,8 @@ def test_claim_zero_never_claims():
 def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=0.5,mix=0.2",) * 4, 1, 0, 300, 1)
+    assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6",) * 4, 1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
     assert not np.array_equal(plain["delta_0"], bold["delta_0"])
