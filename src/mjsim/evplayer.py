@@ -3,7 +3,7 @@
 A player is named `ev` or `ev:key=value,key=value` (e.g. `ev:fold=0.5,claim=1.5`):
 
 Defaults are per game where the model file says so (its `style` block, tuned in the
-duplicate arena: Wanzai fold 0.5, claim 0.9, value 0.7, mix 0.2; Anhua claim 0.75); an
+duplicate arena: Wanzai fold 1, claim 0.9, value 0.7, mix 0.6; Anhua claim 0.75); an
 option given always wins.  The ranges and plain defaults are below.
 
 - `fold`  (default 1, 0..10): weight of the danger term.  0 never defends; 2 fears a
