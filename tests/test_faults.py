@@ -189,6 +189,21 @@ def _report_and_query_refuse(out: Path, capsys, *names: str, says: str) -> None:
     assert snapshot(out) == before
 
 
+def test_quarantine_keeps_the_variant_folder_encoded(fake, tmp_path, capsys):
+    rules = WANZAI.with_overrides(base=2)
+    rules = type(rules).from_toml_text(rules.to_toml(), name="a=b [x]")
+    run_spec = runner.make_spec(rules, hands=1600, chunk=800, session_hands=16, seed=7)
+    out = tmp_path / "run"
+    runner.run(run_spec, out, workers=1, progress=False)
+    folder = runner.partition(out, "hands", run_spec.variant).name
+    assert "%3D" in folder and "=b" not in folder
+    victim = sorted((out / "hands" / folder).glob("*.parquet"))[1]
+    victim.write_bytes(b"")
+    runner.run(run_spec, out, workers=1, progress=False)
+    assert (out / "quarantine" / "hands" / folder / victim.name).exists()
+    assert victim.stat().st_size > 0
+
+
 @pytest.mark.parametrize("how,says", [("truncated", "damaged"), ("garbage", "damaged"), ("empty", "damaged"),
                                       ("wins-truncated", "damaged"),
                                       ("misnamed", "not the chunk its name says")])

@@ -955,7 +955,7 @@ def partition_problem(files: list[Path], table: str) -> str | None:
 
 
 def _move_aside(out: Path, path: Path, table: str, variant: str) -> Path:
-    dest_dir = out / QUARANTINE / table / f"variant={variant}"
+    dest_dir = out / QUARANTINE / table / partition(out, table, variant).name
     dest_dir.mkdir(parents=True, exist_ok=True)
     dest = dest_dir / path.name
     n = 1
