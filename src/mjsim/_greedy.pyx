@@ -3,7 +3,13 @@
 the most unseen useful tiles.  The hand loop (_game.pyx) calls greedy_turn and greedy_call
 for a seat whose player is one of them; the random player is a few lines in the loop and
 ev has its own module (_ev.pyx)."""
-from libc.stdint cimport uint8_t, int8_t
+from libc.stdint cimport uint8_t, int8_t, uint64_t
+
+cdef extern from *:
+    """
+    static inline int mjsim_greedy_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int mjsim_ctz64 "mjsim_greedy_ctz64"(uint64_t x) noexcept nogil
 
 from mjsim cimport _eval
 from mjsim._eval cimport MeldInfo
@@ -64,10 +70,10 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     return best
 
 
-cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
+cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                       int* out_sh, int* out_useful) noexcept nogil:
-    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
-    (written to out_useful unless it is NULL).
+    """best_discard by shanten_neighbours passes (one for the discards, one per tied
+    candidate): the hands the mask pass does not cover.
 
     Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
     count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
@@ -121,6 +127,104 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
         u = useful_tiles(st, p, hand, mi, best_sh)
         st.seen[k] -= 1
         hand[k] += 1
+        if u > best_u:
+            best_u = u
+            best_k = k
+    out_sh[0] = best_sh
+    if out_useful != NULL:
+        out_useful[0] = best_u
+    return best_k
+
+
+cdef inline int _unseen(const HandState* st, const SeatState* p, uint64_t m) noexcept nogil:
+    """Unseen copies of the kinds in mask m."""
+    cdef int n = 0
+    while m:
+        n += available(st, p, mjsim_ctz64(m))
+        m &= m - 1
+    return n
+
+
+cdef int useful_tiles_fast(const HandState* st, const SeatState* p, uint8_t* hand,
+                           const MeldInfo* mi, int sh) noexcept nogil:
+    """useful_tiles for sh = the hand's own shanten, from the mask pass when it covers the hand."""
+    cdef int own
+    cdef uint64_t m = _eval.useful_mask(&st.cfg.ev, hand, mi, st.indicator, &own)
+    if (m >> _eval.MASK_FALLBACK_BIT) & 1:
+        return useful_tiles(st, p, hand, mi, sh)
+    return _unseen(st, p, m)
+
+
+cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
+                      int* out_sh, int* out_useful) noexcept nogil:
+    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
+    (written to out_useful unless it is NULL).
+
+    Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
+    count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
+    nothing else or discarding a wild is the only way to wait on a discard win.
+
+    One mask pass (_eval.discard_scan) gives every discard's shanten and, for each tied
+    candidate, its useful draws; a candidate's unseen count is the same with the discard
+    seen and out of the hand (hand is the seat's own hand).  Hands the pass does not cover,
+    and candidates it does not answer (a wild, or a discard that raises the shanten), take
+    the shanten_neighbours way of best_discard_ref.
+    """
+    cdef SeatState* p = &st.seat[s]
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best
+    cdef bint skip_wilds = False
+    cdef int8_t sh_of[34]
+    cdef _eval.DiscardScan scan
+    if _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, sh_of) == _eval.SCAN_FALLBACK:
+        return best_discard_ref(st, s, hand, mi, out_sh, out_useful)
+    if st.wild_a >= 0 and hand[st.wild_a] + hand[st.wild_b] > 0:
+        for k in range(34):
+            if hand[k] and sh_of[k] < min_all:
+                min_all = sh_of[k]
+            if hand[k] and not is_wild(st, k):
+                skip_wilds = True
+                if sh_of[k] < best_sh:
+                    best_sh = sh_of[k]
+        if skip_wilds and min_all <= 0:
+            w = wild_discard_for_ron(st, hand, mi, sh_of)
+            if w >= 0:
+                out_sh[0] = sh_of[w]
+                if out_useful != NULL:
+                    hand[w] -= 1
+                    st.seen[w] += 1
+                    out_useful[0] = useful_tiles(st, p, hand, mi, sh_of[w])
+                    st.seen[w] -= 1
+                    hand[w] += 1
+                return w
+        if not skip_wilds:
+            best_sh = 99
+    if not skip_wilds:
+        for k in range(34):
+            if hand[k] and sh_of[k] < best_sh:
+                best_sh = sh_of[k]
+    if out_useful == NULL:
+        # the caller only needs the tile: a single candidate needs no tie-break
+        n_best = 0
+        for k in range(34):
+            if hand[k] and sh_of[k] == best_sh and not (skip_wilds and is_wild(st, k)):
+                n_best += 1
+                best_k = k
+        if n_best == 1:
+            out_sh[0] = best_sh
+            return best_k
+    for k in range(33, -1, -1):
+        if not hand[k] or sh_of[k] != best_sh or (skip_wilds and is_wild(st, k)):
+            continue
+        if best_sh < 0:
+            u = 0            # nothing lowers a complete hand
+        elif (scan.unn >> k) & 1 and not is_wild(st, k):
+            u = _unseen(st, p, _eval.discard_useful(&scan, hand, k))
+        else:
+            hand[k] -= 1
+            st.seen[k] += 1        # the discard becomes visible
+            u = useful_tiles(st, p, hand, mi, best_sh)
+            st.seen[k] -= 1
+            hand[k] += 1
         if u > best_u:
             best_u = u
             best_k = k
@@ -193,7 +297,7 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
     if best_s > s0:
         return -1
     if best_s == s0:
-        u0 = useful_tiles(st, p, p.hand, &p.mi, s0)
+        u0 = useful_tiles_fast(st, p, p.hand, &p.mi, s0)
     best_s = 99
     for i in range(n):
         if calls[i].type == CALL_KONG or s1[i] > s0:
