@@ -122,6 +122,10 @@ ctypedef struct StdScan:
     int opt[4]
     uint16_t rn_done[4]
     uint64_t rn[4][10]
+    uint16_t pn_done[2]
+    uint64_t pn[2][10]
+    int nec_done
+    uint64_t nec_all
     uint64_t keep
     uint64_t unn
 

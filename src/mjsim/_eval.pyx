@@ -665,6 +665,10 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
 # Answers are exact or refused: a hand these functions do not cover (MASK_FALLBACK) goes to
 # shanten_neighbours, which tests/test_masks.py checks them against.
 
+cdef extern from "_masks.h":
+    int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
+    int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
+
 cdef extern from *:
     """
     static inline int mjsim_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
@@ -694,6 +698,9 @@ cdef int _std_scan(const Tables* T, const uint8_t* c, int n_groups, int melds, i
     cdef uint64_t unn = 0
     s.pt = pt
     s.keep = ~(<uint64_t>0)
+    s.nec_done = 0
+    s.pn_done[0] = 0
+    s.pn_done[1] = 0
     for g in range(n_groups):
         gt = &T.suit if g < 3 else &T.honor
         s.idx[g] = suit_index(c + 9 * g) if g < 3 else honor_index(c + 27)
@@ -714,18 +721,14 @@ cdef int _std_scan(const Tables* T, const uint8_t* c, int n_groups, int melds, i
         mjsim_combine_rows(s.rows[1], s.rows[2], s.rest[0])
         mjsim_combine_rows(s.rows[0], s.rows[2], s.rest[1])
         mjsim_combine_rows(s.rows[0], s.rows[1], s.rest[2])
-    for m in range(melds + 1):
-        D = _min2(D, _min2(s.rows[0][2 * m] + s.rest[0][2 * (melds - m) + 1],
-                           s.rows[0][2 * m + 1] + s.rest[0][2 * (melds - m)]))
+    D = mjsim_split_min(s.rows[0], s.rest[0], melds)
     for g in range(n_groups):
-        opt = 0
-        for m in range(melds + 1):
-            for q in range(2):
-                t = 2 * m + q
-                if s.rows[g][t] + s.rest[g][2 * (melds - m) + 1 - q] == D:
-                    opt |= 1 << t
-                    unn |= (<uint64_t>s.e[g].unn[3 * m + (pt if q else 0)]) << (9 * g)
+        opt = mjsim_split_reach(s.rows[g], s.rest[g], melds, D)
         s.opt[g] = opt
+        while opt:
+            t = mjsim_ctz64(opt)
+            opt &= opt - 1
+            unn |= (<uint64_t>s.e[g].unn[3 * (t >> 1) + (pt if t & 1 else 0)]) << (9 * g)
     s.D = D
     s.unn = unn
     return D
@@ -746,7 +749,7 @@ cdef uint64_t _pair_nec(const StdScan* s, int a, int b, const uint8_t* ra, const
 cdef uint64_t _rest_nec(StdScan* s, int n_groups, int melds, int g, int t) noexcept nogil:
     """Necessary kinds of the groups other than g over the splits that reach the hand's
     distance with g at target t (memoised: shared by every discard of group g)."""
-    cdef int M = melds - (t >> 1), Q = 1 - (t & 1), R = s.rest[g][2 * M + Q], a, b, c2, m1, qa, pv
+    cdef int M = melds - (t >> 1), Q = 1 - (t & 1), R = s.rest[g][2 * M + Q], a, b, c2, m1, qa, pv, pi, tp
     cdef const uint8_t* pr
     cdef uint64_t mask = 0
     if (s.rn_done[g] >> t) & 1:
@@ -767,45 +770,63 @@ cdef uint64_t _rest_nec(StdScan* s, int n_groups, int melds, int g, int t) noexc
             b = 0
             c2 = 1
             pr = s.prod[0]
+        pi = 1 if g < 2 else 0
         for m1 in range(M + 1):
             for qa in range(Q + 1):
-                pv = pr[2 * (M - m1) + Q - qa]
+                tp = 2 * (M - m1) + Q - qa
+                pv = pr[tp]
                 if s.rows[a][2 * m1 + qa] + pv == R:
-                    mask |= _nec(s, a, 2 * m1 + qa) | _pair_nec(s, b, c2, s.rows[b], s.rows[c2],
-                                                                 M - m1, Q - qa, pv)
+                    if not (s.pn_done[pi] >> tp) & 1:
+                        s.pn[pi][tp] = _pair_nec(s, b, c2, s.rows[b], s.rows[c2], M - m1, Q - qa, pv)
+                        s.pn_done[pi] |= 1 << tp
+                    mask |= _nec(s, a, 2 * m1 + qa) | s.pn[pi][tp]
     s.rn[g][t] = mask
     s.rn_done[g] |= 1 << t
     return mask
 
 
+cdef inline uint64_t _nec_std_hand(StdScan* s, int n_groups) noexcept nogil:
+    """Necessary kinds of the scanned hand itself (its draws that lower D): every group's
+    necessary kinds at its reaching targets, each of which is in some split costing D."""
+    cdef int g, t, opt
+    cdef uint64_t mask = 0
+    if not s.nec_done:
+        for g in range(n_groups):
+            opt = s.opt[g]
+            while opt:
+                t = mjsim_ctz64(opt)
+                opt &= opt - 1
+                mask |= _nec(s, g, t)
+        s.nec_all = mask
+        s.nec_done = 1
+    return s.nec_all
+
+
 cdef uint64_t _std_useful(StdScan* s, const Tables* T, int n_groups, int melds, int k) noexcept nogil:
     """Necessary kinds of the hand without one k (k unnecessary in this form: the distance
     stays), i.e. the draws that would then lower this form's distance."""
-    cdef int g = k // 9 if k < 27 else 3, t, col, opt = s.opt[g]
+    cdef int g = k // 9 if k < 27 else 3, t, col, opt = s.opt[g], kept = 0
     cdef const GroupTable* gt = &T.suit if g < 3 else &T.honor
     cdef int32_t idx = s.idx[g] - POW5[k - 9 * g]
     cdef const uint8_t* d = gt.dist + <size_t>idx * DIST_STRIDE
     cdef const MaskEntry* e = gt.masks + gt.rank[idx]
-    cdef uint64_t mask = 0
+    cdef uint64_t own = 0, mask
     while opt:
         t = mjsim_ctz64(opt)
         opt &= opt - 1
         col = 3 * (t >> 1) + (s.pt if t & 1 else 0)
         if d[col] == s.rows[g][t]:
-            mask |= ((<uint64_t>e.nec[col]) << (9 * g)) | _rest_nec(s, n_groups, melds, g, t)
-    return mask & s.keep
-
-
-cdef inline uint64_t _nec_std_hand(const StdScan* s, int n_groups) noexcept nogil:
-    """Necessary kinds of the scanned hand itself (its draws that lower D)."""
-    cdef int g, t, opt
-    cdef uint64_t mask = 0
-    for g in range(n_groups):
-        opt = s.opt[g]
-        while opt:
-            t = mjsim_ctz64(opt)
-            opt &= opt - 1
-            mask |= _nec(s, g, t)
+            kept |= 1 << t
+            own |= e.nec[col]
+    mask = own << (9 * g)
+    if kept == s.opt[g]:
+        # every split of the hand stays: the other groups' part is theirs in the hand
+        mask |= _nec_std_hand(s, n_groups) & ~((<uint64_t>0x1ff) << (9 * g))
+    else:
+        while kept:
+            t = mjsim_ctz64(kept)
+            kept &= kept - 1
+            mask |= _rest_nec(s, n_groups, melds, g, t)
     return mask & s.keep
 
 
@@ -1012,9 +1033,9 @@ cdef uint64_t useful_mask(const EvalConfig* cfg, const uint8_t* c, const MeldInf
     if D <= s.J:
         return 0
     if s.std[0].D == D:
-        m |= _nec_std_hand(&s.std[0], s.n_groups)
+        m |= _nec_std_hand(&s.std[0], s.n_groups) & s.std[0].keep
     if s.n_std == 2 and s.std[1].D == D:
-        m |= _nec_std_hand(&s.std[1], s.n_groups)
+        m |= _nec_std_hand(&s.std[1], s.n_groups) & s.std[1].keep
     if s.d_pairs == D:
         for g in range(s.n_groups):
             pairs += (s.form[g] >> 18) & 7

@@ -8,8 +8,16 @@ from libc.stdint cimport uint8_t, int8_t, uint64_t
 cdef extern from *:
     """
     static inline int mjsim_greedy_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int mjsim_greedy_clz64(unsigned long long x) { return __builtin_clzll(x); }
     """
     int mjsim_ctz64 "mjsim_greedy_ctz64"(uint64_t x) noexcept nogil
+    int mjsim_clz64 "mjsim_greedy_clz64"(uint64_t x) noexcept nogil
+
+cdef extern from "_masks.h":
+    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
+    void mjsim_unseen_planes(const uint8_t* hand, const uint8_t* hidden, const uint8_t* seen,
+                             uint64_t* planes) noexcept nogil
+    int mjsim_planes_count(uint64_t m, const uint64_t* planes) noexcept nogil
 
 from mjsim cimport _eval
 from mjsim._eval cimport MeldInfo
@@ -136,23 +144,16 @@ cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* m
     return best_k
 
 
-cdef inline int _unseen(const HandState* st, const SeatState* p, uint64_t m) noexcept nogil:
-    """Unseen copies of the kinds in mask m."""
-    cdef int n = 0
-    while m:
-        n += available(st, p, mjsim_ctz64(m))
-        m &= m - 1
-    return n
-
-
 cdef int useful_tiles_fast(const HandState* st, const SeatState* p, uint8_t* hand,
                            const MeldInfo* mi, int sh) noexcept nogil:
     """useful_tiles for sh = the hand's own shanten, from the mask pass when it covers the hand."""
     cdef int own
+    cdef uint64_t planes[3]
     cdef uint64_t m = _eval.useful_mask(&st.cfg.ev, hand, mi, st.indicator, &own)
     if (m >> _eval.MASK_FALLBACK_BIT) & 1:
         return useful_tiles(st, p, hand, mi, sh)
-    return _unseen(st, p, m)
+    mjsim_unseen_planes(p.hand, p.hidden, st.seen, planes)
+    return mjsim_planes_count(m, planes)
 
 
 cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
@@ -171,17 +172,25 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
     the shanten_neighbours way of best_discard_ref.
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best
-    cdef bint skip_wilds = False
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99
+    cdef bint skip_wilds = False, planes_done = False
     cdef int8_t sh_of[34]
+    cdef uint64_t held, wild = 0, elig, cand = 0, m
+    cdef uint64_t planes[3]
     cdef _eval.DiscardScan scan
     if _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, sh_of) == _eval.SCAN_FALLBACK:
         return best_discard_ref(st, s, hand, mi, out_sh, out_useful)
-    if st.wild_a >= 0 and hand[st.wild_a] + hand[st.wild_b] > 0:
-        for k in range(34):
-            if hand[k] and sh_of[k] < min_all:
+    held = mjsim_held_mask(hand)
+    if st.wild_a >= 0:
+        wild = ((<uint64_t>1) << st.wild_a) | ((<uint64_t>1) << st.wild_b)
+    if held & wild:
+        m = held
+        while m:
+            k = mjsim_ctz64(m)
+            m &= m - 1
+            if sh_of[k] < min_all:
                 min_all = sh_of[k]
-            if hand[k] and not is_wild(st, k):
+            if not (wild >> k) & 1:
                 skip_wilds = True
                 if sh_of[k] < best_sh:
                     best_sh = sh_of[k]
@@ -196,29 +205,36 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                     st.seen[w] -= 1
                     hand[w] += 1
                 return w
-        if not skip_wilds:
-            best_sh = 99
+    elig = held & ~wild if skip_wilds else held
     if not skip_wilds:
-        for k in range(34):
-            if hand[k] and sh_of[k] < best_sh:
+        best_sh = 99
+        m = elig
+        while m:
+            k = mjsim_ctz64(m)
+            m &= m - 1
+            if sh_of[k] < best_sh:
                 best_sh = sh_of[k]
-    if out_useful == NULL:
-        # the caller only needs the tile: a single candidate needs no tie-break
-        n_best = 0
-        for k in range(34):
-            if hand[k] and sh_of[k] == best_sh and not (skip_wilds and is_wild(st, k)):
-                n_best += 1
-                best_k = k
-        if n_best == 1:
-            out_sh[0] = best_sh
-            return best_k
-    for k in range(33, -1, -1):
-        if not hand[k] or sh_of[k] != best_sh or (skip_wilds and is_wild(st, k)):
-            continue
-        if best_sh < 0:
-            u = 0            # nothing lowers a complete hand
-        elif (scan.unn >> k) & 1 and not is_wild(st, k):
-            u = _unseen(st, p, _eval.discard_useful(&scan, hand, k))
+    m = elig
+    while m:
+        k = mjsim_ctz64(m)
+        m &= m - 1
+        if sh_of[k] == best_sh:
+            cand |= (<uint64_t>1) << k
+    out_sh[0] = best_sh
+    if (out_useful == NULL and not (cand & (cand - 1))) or best_sh < 0:
+        # a single candidate needs no tie-break when the caller only needs the tile, and
+        # nothing lowers a complete hand (every count 0): the highest kind either way
+        if out_useful != NULL:
+            out_useful[0] = 0
+        return 63 - mjsim_clz64(cand)
+    while cand:
+        k = 63 - mjsim_clz64(cand)          # highest kind first: ties keep it
+        cand &= ~((<uint64_t>1) << k)
+        if (scan.unn >> k) & 1 and not (wild >> k) & 1:
+            if not planes_done:
+                mjsim_unseen_planes(p.hand, p.hidden, st.seen, planes)
+                planes_done = True
+            u = mjsim_planes_count(_eval.discard_useful(&scan, hand, k), planes)
         else:
             hand[k] -= 1
             st.seen[k] += 1        # the discard becomes visible
@@ -228,7 +244,6 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
         if u > best_u:
             best_u = u
             best_k = k
-    out_sh[0] = best_sh
     if out_useful != NULL:
         out_useful[0] = best_u
     return best_k
