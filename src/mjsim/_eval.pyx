@@ -666,6 +666,8 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
 # shanten_neighbours, which tests/test_masks.py checks them against.
 
 cdef extern from "_masks.h":
+    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
+    void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) noexcept nogil
     int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
     int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
 
@@ -711,16 +713,16 @@ cdef int _std_scan(const Tables* T, const uint8_t* c, int n_groups, int melds, i
         _load_row(gt.dist + <size_t>s.idx[g] * DIST_STRIDE, pt, s.rows[g])
         s.rn_done[g] = 0
     if n_groups == 4:
-        mjsim_combine_rows(s.rows[0], s.rows[1], s.prod[0])
-        mjsim_combine_rows(s.rows[2], s.rows[3], s.prod[1])
-        mjsim_combine_rows(s.rows[1], s.prod[1], s.rest[0])
-        mjsim_combine_rows(s.rows[0], s.prod[1], s.rest[1])
-        mjsim_combine_rows(s.prod[0], s.rows[3], s.rest[2])
-        mjsim_combine_rows(s.prod[0], s.rows[2], s.rest[3])
+        mjsim_combine_upto(s.rows[0], s.rows[1], s.prod[0], melds)
+        mjsim_combine_upto(s.rows[2], s.rows[3], s.prod[1], melds)
+        mjsim_combine_upto(s.rows[1], s.prod[1], s.rest[0], melds)
+        mjsim_combine_upto(s.rows[0], s.prod[1], s.rest[1], melds)
+        mjsim_combine_upto(s.prod[0], s.rows[3], s.rest[2], melds)
+        mjsim_combine_upto(s.prod[0], s.rows[2], s.rest[3], melds)
     else:
-        mjsim_combine_rows(s.rows[1], s.rows[2], s.rest[0])
-        mjsim_combine_rows(s.rows[0], s.rows[2], s.rest[1])
-        mjsim_combine_rows(s.rows[0], s.rows[1], s.rest[2])
+        mjsim_combine_upto(s.rows[1], s.rows[2], s.rest[0], melds)
+        mjsim_combine_upto(s.rows[0], s.rows[2], s.rest[1], melds)
+        mjsim_combine_upto(s.rows[0], s.rows[1], s.rest[2], melds)
     D = mjsim_split_min(s.rows[0], s.rest[0], melds)
     for g in range(n_groups):
         opt = mjsim_split_reach(s.rows[g], s.rest[g], melds, D)
@@ -899,10 +901,16 @@ cdef int _anhua_std(const EvalConfig* cfg, const Tables* T, const uint8_t* nat, 
     2-5-8 pairs also any pair for a hand whose tiles keep to one suit (清一色).  hand_tiles
     is 14 for a hand about to discard, 13 for one about to draw: a 2-suit hand with one
     stray natural could become one-suit by a discard, which is left to shanten_neighbours."""
-    cdef int g, mask = _suit_mask(nat, 3) | mi.suit_mask, sg
+    cdef int g, mask = mi.suit_mask, sg, sums[3]
+    cdef uint32_t f
     s.n_std = 1
     if _std_scan(T, nat, 3, melds, 2 if cfg.pair_258 else 1, &s.std[0]) == SCAN_FALLBACK:
         return SCAN_FALLBACK
+    for g in range(3):
+        f = s.std[0].e[g].form
+        sums[g] = 2 * ((f >> 18) & 7) + ((f >> 21) & 15)   # tiles: two per pair, one per odd count
+        if sums[g]:
+            mask |= 1 << g
     if not cfg.pair_258 or mask == 7:
         return 0
     if mask == 0:
@@ -916,7 +924,7 @@ cdef int _anhua_std(const EvalConfig* cfg, const Tables* T, const uint8_t* nat, 
         return 0
     if hand_tiles == 14:
         for g in range(3):
-            if (mask >> g) & 1 and not (mi.suit_mask >> g) & 1 and _group_sum(nat, g) == 1:
+            if (mask >> g) & 1 and not (mi.suit_mask >> g) & 1 and sums[g] == 1:
                 return SCAN_FALLBACK
     return 0
 
@@ -928,6 +936,7 @@ cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
     cdef const Tables* T = tables()
     cdef uint8_t nat[N_KINDS]
     cdef int a, b, k, v, D, J
+    cdef uint64_t held
     s.melds = MAX_MELDS - mi.n
     if cfg.game == GAME_WANZAI:
         s.n_groups = 4
@@ -938,8 +947,12 @@ cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
         if _std_scan(T, c, 4, s.melds, 1, &s.std[0]) == SCAN_FALLBACK:
             return SCAN_FALLBACK
         D = _forms_scan(T, c, 4, N_KINDS, mi.n == 0, True, s)
-        for k in range(N_KINDS):
-            out[k] = 127 if c[k] == 0 else D - ((s.unn >> k) & 1)
+        memset(out, 127, N_KINDS)
+        held = mjsim_held_mask(c)
+        while held:
+            k = mjsim_ctz64(held)
+            held &= held - 1
+            out[k] = D - ((s.unn >> k) & 1)
         return D - 1
     s.n_groups = 3
     J = _split_jokers(c, indicator, -1, nat, &a, &b)
@@ -948,15 +961,16 @@ cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
     if _anhua_std(cfg, T, nat, mi, s.melds, 14, s) == SCAN_FALLBACK:
         return SCAN_FALLBACK
     D = _forms_scan(T, nat, 3, N_SUITED, mi.n == 0, False, s)
-    for k in range(N_KINDS):
-        if c[k] == 0:
-            out[k] = 127
+    memset(out, 127, N_KINDS)
+    held = mjsim_held_mask(c)
+    while held:
+        k = mjsim_ctz64(held)
+        held &= held - 1
+        if k == s.ak or k == s.bk:
+            v = D - (J - 1)
         else:
-            if k == s.ak or k == s.bk:
-                v = D - (J - 1)
-            else:
-                v = D + 1 - ((s.unn >> k) & 1) - J
-            out[k] = (v if v > 0 else 0) - 1
+            v = D + 1 - ((s.unn >> k) & 1) - J
+        out[k] = (v if v > 0 else 0) - 1
     v = D - J
     return (v if v > 0 else 0) - 1
 

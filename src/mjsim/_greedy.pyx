@@ -65,7 +65,9 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     Only asked when the hand holds a wild and some discard leaves it tenpai."""
     cdef int8_t fv[34]
     cdef int k, a = hand[st.wild_a], b = hand[st.wild_b], best = -1
-    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, fv)   # -1: face value
+    cdef _eval.DiscardScan scan
+    if _eval.discard_scan(&st.cfg.ev, hand, mi, -1, &scan, fv) == _eval.SCAN_FALLBACK:   # -1: face value
+        _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, fv)
     for k in range(27):
         if not hand[k] or fv[k] != 0:
             continue
@@ -167,9 +169,9 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
 
     One mask pass (_eval.discard_scan) gives every discard's shanten and, for each tied
     candidate, its useful draws; a candidate's unseen count is the same with the discard
-    seen and out of the hand (hand is the seat's own hand).  Hands the pass does not cover,
-    and candidates it does not answer (a wild, or a discard that raises the shanten), take
-    the shanten_neighbours way of best_discard_ref.
+    seen and out of the hand (hand is the seat's own hand).  Candidates the pass does not
+    answer (a wild, or a discard that raises the shanten) get a pass of their own
+    (useful_tiles_fast); hands it does not cover take best_discard_ref's way.
     """
     cdef SeatState* p = &st.seat[s]
     cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99
@@ -201,7 +203,7 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                 if out_useful != NULL:
                     hand[w] -= 1
                     st.seen[w] += 1
-                    out_useful[0] = useful_tiles(st, p, hand, mi, sh_of[w])
+                    out_useful[0] = useful_tiles_fast(st, p, hand, mi, sh_of[w])
                     st.seen[w] -= 1
                     hand[w] += 1
                 return w
@@ -236,9 +238,10 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                 planes_done = True
             u = mjsim_planes_count(_eval.discard_useful(&scan, hand, k), planes)
         else:
+            # a wild, or a discard that raises the shanten: the hand without it on its own
             hand[k] -= 1
             st.seen[k] += 1        # the discard becomes visible
-            u = useful_tiles(st, p, hand, mi, best_sh)
+            u = useful_tiles_fast(st, p, hand, mi, best_sh)
             st.seen[k] -= 1
             hand[k] += 1
         if u > best_u:

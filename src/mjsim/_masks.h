@@ -125,7 +125,50 @@ static inline void mjsim_unseen_planes(const uint8_t* hand, const uint8_t* hidde
     planes[2] = mjsim_chunks(_mm_movemask_epi8(_mm_slli_epi16(a, 5)), _mm_movemask_epi8(_mm_slli_epi16(b, 5)),
                              _mm_movemask_epi8(_mm_slli_epi16(c, 5)));
 }
+/* mjsim_combine_rows of _rowmin.h for the first melds + 1 meld counts only (the mask pass
+ * never reads further): a hand with declared melds skips the terms it cannot use. */
+#define MJSIM_UPTO_TERM(M1)                                                                 \
+    do {                                                                                    \
+        __m128i shifted = _mm_or_si128(_mm_slli_si128(b, 2 * (M1)), (M1) ? _mm_srli_si128(ones, 16 - 2 * (M1)) : zero); \
+        __m128i moved = _mm_or_si128(_mm_or_si128(_mm_slli_si128(b, 2 * (M1) + 1),        \
+                                                  _mm_srli_si128(ones, 16 - 2 * (M1) - 1)), even); \
+        out = _mm_min_epu8(out, _mm_adds_epu8(shifted, _mm_set1_epi8((char)a[2 * (M1)])));  \
+        out = _mm_min_epu8(out, _mm_adds_epu8(moved, _mm_set1_epi8((char)a[2 * (M1) + 1]))); \
+    } while (0)
+
+static inline void mjsim_combine_upto(const uint8_t* a, const uint8_t* bp, uint8_t* o, int melds) {
+    const __m128i ones = _mm_set1_epi8((char)0xff);
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i even = _mm_set_epi8(0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1);
+    __m128i b = _mm_loadu_si128((const __m128i*)bp);
+    __m128i out = ones;
+    switch (melds) {
+    default: MJSIM_UPTO_TERM(4); /* fall through */
+    case 3: MJSIM_UPTO_TERM(3);  /* fall through */
+    case 2: MJSIM_UPTO_TERM(2);  /* fall through */
+    case 1: MJSIM_UPTO_TERM(1);  /* fall through */
+    case 0: MJSIM_UPTO_TERM(0);
+    }
+    out = _mm_or_si128(out, _mm_slli_si128(ones, 10));
+    _mm_storeu_si128((__m128i*)o, out);
+}
+#undef MJSIM_UPTO_TERM
 #else
+static inline void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) {
+    int m, m1, v0, v1, x;
+    for (m = 0; m < 16; m++) o[m] = 255;
+    for (m = 0; m <= melds && m <= 4; m++) {
+        v0 = 255; v1 = 255;
+        for (m1 = 0; m1 <= m; m1++) {
+            x = a[2 * m1] + b[2 * (m - m1)];         if (x < v0) v0 = x;
+            x = a[2 * m1 + 1] + b[2 * (m - m1)];     if (x < v1) v1 = x;
+            x = a[2 * m1] + b[2 * (m - m1) + 1];     if (x < v1) v1 = x;
+        }
+        o[2 * m] = (uint8_t)(v0 > 255 ? 255 : v0);
+        o[2 * m + 1] = (uint8_t)(v1 > 255 ? 255 : v1);
+    }
+}
+
 static inline uint64_t mjsim_held_mask(const uint8_t* hand) {
     uint64_t m = 0;
     int k;
