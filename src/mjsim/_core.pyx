@@ -11,7 +11,7 @@ bounds: a bad argument is a ValueError, never a crash. The batch row check runs 
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
+from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t, uint64_t
 from libc.string cimport memset
 
 from mjsim cimport _eval
@@ -152,6 +152,48 @@ def shanten_neighbours_hand(CoreConfig config, counts, melds, int indicator, int
     _fill_melds(&mi, melds)
     base = _eval.shanten_neighbours(&config.cfg, c, &mi, indicator, sign, out)
     return base, [out[k] for k in range(N_KINDS)]
+
+
+def mask_scan_hand(CoreConfig config, counts, melds, int indicator):
+    """Test view of the mask pass (issue 8) on a 3n+2 hand -> None when the pass leaves the
+    hand to shanten_neighbours, else (shanten, [shanten after discarding each kind; 127 =
+    not held], {k: sorted kinds whose draw then lowers the shanten, for each discard k the
+    pass answers: a non-wild kind that keeps the shanten})."""
+    cdef uint8_t c[N_KINDS]
+    cdef int8_t out[N_KINDS]
+    cdef MeldInfo mi
+    cdef _eval.DiscardScan s
+    cdef uint64_t m
+    cdef int k, a, b, sh
+    _check_hand(config, counts, melds, indicator, 14)
+    _fill_counts(c, counts)
+    _fill_melds(&mi, melds)
+    sh = _eval.discard_scan(&config.cfg, c, &mi, indicator, &s, out)
+    if sh == _eval.SCAN_FALLBACK:
+        return None
+    _eval.wild_kinds(indicator, &a, &b)
+    useful = {}
+    for k in range(N_KINDS):
+        if c[k] and (s.unn >> k) & 1 and k != a and k != b:
+            m = _eval.discard_useful(&s, c, k)
+            useful[k] = [j for j in range(N_KINDS) if (m >> j) & 1]
+    return sh, [out[k] for k in range(N_KINDS)], useful
+
+
+def useful_mask_hand(CoreConfig config, counts, melds, int indicator):
+    """Test view of the mask pass on a 3n+1 hand -> None when it leaves the hand to
+    shanten_neighbours, else (shanten, sorted kinds whose draw lowers it)."""
+    cdef uint8_t c[N_KINDS]
+    cdef MeldInfo mi
+    cdef uint64_t m
+    cdef int sh = 0
+    _check_hand(config, counts, melds, indicator, 13)
+    _fill_counts(c, counts)
+    _fill_melds(&mi, melds)
+    m = _eval.useful_mask(&config.cfg, c, &mi, indicator, &sh)
+    if (m >> _eval.MASK_FALLBACK_BIT) & 1:
+        return None
+    return sh, [j for j in range(N_KINDS) if (m >> j) & 1]
 
 
 def waits_hand(CoreConfig config, counts, melds, int indicator):

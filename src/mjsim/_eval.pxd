@@ -1,6 +1,6 @@
 # Hand evaluation for both rule sets: win detection, pattern and score, shanten, waits.
-from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t
-from mjsim._tables cimport Tables
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, int8_t, uint64_t
+from mjsim._tables cimport Tables, MaskEntry
 
 cdef enum:
     GAME_WANZAI = 0
@@ -106,3 +106,56 @@ cdef int _std_neighbours(const Tables* T, const uint8_t* c, int n_groups, int me
                          int sign, int* out) noexcept nogil
 cdef void _pairs_neighbours(const uint8_t* c, int n_kinds, int sign, int* out) noexcept nogil
 cdef void _lan_neighbours(const Tables* T, const uint8_t* c, int sign, int* out) noexcept nogil
+
+# ---------------------------------------------------------------- one pass with the tables' masks
+# The standard form of one pair column: each group's entry, the other groups' combined rows
+# and which of the group's targets (bit 2m+q: m melds, q = holds the pair) reach the hand's
+# distance D in some split; unn = kinds (34-bit) whose discard keeps D.
+ctypedef struct StdScan:
+    int pt
+    int D
+    int32_t idx[4]
+    const MaskEntry* e[4]
+    uint8_t rows[4][16]
+    uint8_t rest[4][16]
+    uint8_t prod[2][16]
+    int opt[4]
+    uint16_t rn_done[4]
+    uint64_t rn[4][10]
+    uint16_t pn_done[2]
+    uint64_t pn[2][10]
+    int nec_done
+    uint64_t nec_all
+    uint64_t keep
+    uint64_t unn
+
+# discard_scan's result: enough to answer, for each discard that keeps the shanten, which
+# draws would then lower it (discard_useful), without another pass over the groups.
+ctypedef struct DiscardScan:
+    int n_groups
+    int melds
+    int D
+    int J
+    int ak
+    int bk
+    int n_std
+    StdScan std[2]
+    int d_pairs
+    int d_lan
+    uint64_t odd
+    uint64_t unn_pairs
+    uint64_t unn_lan
+    uint64_t unn
+    uint32_t form[4]
+
+cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int indicator,
+                      DiscardScan* s, int8_t* out) noexcept nogil
+cdef uint64_t discard_useful(DiscardScan* s, const uint8_t* c, int k) noexcept nogil
+cdef uint64_t useful_mask(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                          int indicator, int* sh) noexcept nogil
+
+# discard_scan returns SCAN_FALLBACK, useful_mask a mask with bit MASK_FALLBACK_BIT, for a
+# hand they do not cover: the caller then asks shanten_neighbours
+cdef enum:
+    SCAN_FALLBACK = -2
+    MASK_FALLBACK_BIT = 63

@@ -649,3 +649,425 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
             n += 1
         c[k] -= 1
     return n
+
+
+# ---------------------------------------------------------------- one pass with the tables' masks
+#
+# A greedy decision asks the shanten after each discard and, for every discard that keeps it
+# lowest, which draws would then lower it.  A tile moves a form's distance by at most one, so
+# a discard keeps the hand's distance D exactly when it is unnecessary in some split that
+# reaches D, and a draw lowers it exactly when it is necessary in some split that reaches
+# it.  The group tables store both masks per target (_tables._build_masks); the splits
+# reaching D come from each group's row against the other groups' combined row.  A discard
+# only changes its own group, so the other groups' part of the answer (_rest_nec) is shared
+# by every discard of that group.
+#
+# Answers are exact or refused: a hand these functions do not cover (MASK_FALLBACK) goes to
+# shanten_neighbours, which tests/test_masks.py checks them against.
+
+cdef extern from "_masks.h":
+    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
+    void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) noexcept nogil
+    int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
+    int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
+
+cdef extern from *:
+    """
+    static inline int mjsim_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int mjsim_popcount(unsigned int x) { return __builtin_popcount(x); }
+    """
+    int mjsim_ctz64(uint64_t x) noexcept nogil
+    int mjsim_popcount(unsigned int x) noexcept nogil
+
+cdef int32_t POW5[9]
+POW5[:] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
+
+cdef uint64_t MASK_FALLBACK = (<uint64_t>1) << MASK_FALLBACK_BIT
+
+
+cdef inline uint64_t _nec(const StdScan* s, int g, int t) noexcept nogil:
+    """Necessary kinds (34-bit) of group g at row target t = 2m+q."""
+    return (<uint64_t>s.e[g].nec[3 * (t >> 1) + (s.pt if t & 1 else 0)]) << (9 * g)
+
+
+cdef int _std_scan(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt,
+                   StdScan* s) noexcept nogil:
+    """D, each group's reaching targets and the unnecessary kinds of the standard form with
+    pair column pt; SCAN_FALLBACK for an entry the masks do not cover."""
+    cdef int g, m, q, t, v, D = INF, opt
+    cdef int32_t r
+    cdef const GroupTable* gt
+    cdef uint64_t unn = 0
+    s.pt = pt
+    s.keep = ~(<uint64_t>0)
+    s.nec_done = 0
+    s.pn_done[0] = 0
+    s.pn_done[1] = 0
+    for g in range(n_groups):
+        gt = &T.suit if g < 3 else &T.honor
+        s.idx[g] = suit_index(c + 9 * g) if g < 3 else honor_index(c + 27)
+        r = gt.rank[s.idx[g]]
+        if r < 0:
+            return SCAN_FALLBACK
+        s.e[g] = gt.masks + r
+        _load_row(gt.dist + <size_t>s.idx[g] * DIST_STRIDE, pt, s.rows[g])
+        s.rn_done[g] = 0
+    if n_groups == 4:
+        mjsim_combine_upto(s.rows[0], s.rows[1], s.prod[0], melds)
+        mjsim_combine_upto(s.rows[2], s.rows[3], s.prod[1], melds)
+        mjsim_combine_upto(s.rows[1], s.prod[1], s.rest[0], melds)
+        mjsim_combine_upto(s.rows[0], s.prod[1], s.rest[1], melds)
+        mjsim_combine_upto(s.prod[0], s.rows[3], s.rest[2], melds)
+        mjsim_combine_upto(s.prod[0], s.rows[2], s.rest[3], melds)
+    else:
+        mjsim_combine_upto(s.rows[1], s.rows[2], s.rest[0], melds)
+        mjsim_combine_upto(s.rows[0], s.rows[2], s.rest[1], melds)
+        mjsim_combine_upto(s.rows[0], s.rows[1], s.rest[2], melds)
+    D = mjsim_split_min(s.rows[0], s.rest[0], melds)
+    for g in range(n_groups):
+        opt = mjsim_split_reach(s.rows[g], s.rest[g], melds, D)
+        s.opt[g] = opt
+        while opt:
+            t = mjsim_ctz64(opt)
+            opt &= opt - 1
+            unn |= (<uint64_t>s.e[g].unn[3 * (t >> 1) + (pt if t & 1 else 0)]) << (9 * g)
+    s.D = D
+    s.unn = unn
+    return D
+
+
+cdef uint64_t _pair_nec(const StdScan* s, int a, int b, const uint8_t* ra, const uint8_t* rb,
+                        int M, int Q, int R) noexcept nogil:
+    """Necessary kinds of groups a and b over their splits of target (M, Q) that cost R."""
+    cdef int m1, qa
+    cdef uint64_t mask = 0
+    for m1 in range(M + 1):
+        for qa in range(Q + 1):
+            if ra[2 * m1 + qa] + rb[2 * (M - m1) + Q - qa] == R:
+                mask |= _nec(s, a, 2 * m1 + qa) | _nec(s, b, 2 * (M - m1) + Q - qa)
+    return mask
+
+
+cdef uint64_t _rest_nec(StdScan* s, int n_groups, int melds, int g, int t) noexcept nogil:
+    """Necessary kinds of the groups other than g over the splits that reach the hand's
+    distance with g at target t (memoised: shared by every discard of group g)."""
+    cdef int M = melds - (t >> 1), Q = 1 - (t & 1), R = s.rest[g][2 * M + Q], a, b, c2, m1, qa, pv, pi, tp
+    cdef const uint8_t* pr
+    cdef uint64_t mask = 0
+    if (s.rn_done[g] >> t) & 1:
+        return s.rn[g][t]
+    if n_groups == 3:
+        a = 1 if g == 0 else 0
+        b = 1 if g == 2 else 2
+        mask = _pair_nec(s, a, b, s.rows[a], s.rows[b], M, Q, R)
+    else:
+        # g and one other group on one side, the remaining two combined (prod) on the other
+        if g < 2:
+            a = 1 - g
+            b = 2
+            c2 = 3
+            pr = s.prod[1]
+        else:
+            a = 5 - g
+            b = 0
+            c2 = 1
+            pr = s.prod[0]
+        pi = 1 if g < 2 else 0
+        for m1 in range(M + 1):
+            for qa in range(Q + 1):
+                tp = 2 * (M - m1) + Q - qa
+                pv = pr[tp]
+                if s.rows[a][2 * m1 + qa] + pv == R:
+                    if not (s.pn_done[pi] >> tp) & 1:
+                        s.pn[pi][tp] = _pair_nec(s, b, c2, s.rows[b], s.rows[c2], M - m1, Q - qa, pv)
+                        s.pn_done[pi] |= 1 << tp
+                    mask |= _nec(s, a, 2 * m1 + qa) | s.pn[pi][tp]
+    s.rn[g][t] = mask
+    s.rn_done[g] |= 1 << t
+    return mask
+
+
+cdef inline uint64_t _nec_std_hand(StdScan* s, int n_groups) noexcept nogil:
+    """Necessary kinds of the scanned hand itself (its draws that lower D): every group's
+    necessary kinds at its reaching targets, each of which is in some split costing D."""
+    cdef int g, t, opt
+    cdef uint64_t mask = 0
+    if not s.nec_done:
+        for g in range(n_groups):
+            opt = s.opt[g]
+            while opt:
+                t = mjsim_ctz64(opt)
+                opt &= opt - 1
+                mask |= _nec(s, g, t)
+        s.nec_all = mask
+        s.nec_done = 1
+    return s.nec_all
+
+
+cdef uint64_t _std_useful(StdScan* s, const Tables* T, int n_groups, int melds, int k) noexcept nogil:
+    """Necessary kinds of the hand without one k (k unnecessary in this form: the distance
+    stays), i.e. the draws that would then lower this form's distance."""
+    cdef int g = k // 9 if k < 27 else 3, t, col, opt = s.opt[g], kept = 0
+    cdef const GroupTable* gt = &T.suit if g < 3 else &T.honor
+    cdef int32_t idx = s.idx[g] - POW5[k - 9 * g]
+    cdef const uint8_t* d = gt.dist + <size_t>idx * DIST_STRIDE
+    cdef const MaskEntry* e = gt.masks + gt.rank[idx]
+    cdef uint64_t own = 0, mask
+    while opt:
+        t = mjsim_ctz64(opt)
+        opt &= opt - 1
+        col = 3 * (t >> 1) + (s.pt if t & 1 else 0)
+        if d[col] == s.rows[g][t]:
+            kept |= 1 << t
+            own |= e.nec[col]
+    mask = own << (9 * g)
+    if kept == s.opt[g]:
+        # every split of the hand stays: the other groups' part is theirs in the hand
+        mask |= _nec_std_hand(s, n_groups) & ~((<uint64_t>0x1ff) << (9 * g))
+    else:
+        while kept:
+            t = mjsim_ctz64(kept)
+            kept &= kept - 1
+            mask |= _rest_nec(s, n_groups, melds, g, t)
+    return mask & s.keep
+
+
+cdef inline int _pairs_from(int pairs, int singles) noexcept nogil:
+    cdef int missing = 7 - pairs if pairs < 7 else 0
+    return missing + (missing - singles if missing > singles else 0)
+
+
+cdef inline uint64_t _count_mask(const uint8_t* c, int n_kinds, int want_odd) noexcept nogil:
+    """Kinds with an odd count (want_odd) or with 0 or 2 copies."""
+    cdef int k
+    cdef uint64_t m = 0
+    for k in range(n_kinds):
+        if (want_odd and c[k] & 1) or (not want_odd and (c[k] == 0 or c[k] == 2)):
+            m |= (<uint64_t>1) << k
+    return m
+
+
+cdef int _forms_scan(const Tables* T, const uint8_t* c, int n_groups, int n_kinds, bint closed,
+                     bint lan, DiscardScan* s) noexcept nogil:
+    """Seven pairs (closed hands) and 十三爛 (lan) beside the standard scans already in s:
+    their distances from the tables' per-group counts, D, and the kinds whose discard keeps D."""
+    cdef int g, pairs = 0, singles = 0, lan_sum = 0, D, missing
+    cdef uint32_t f
+    s.d_pairs = INF
+    s.d_lan = INF
+    s.unn_pairs = 0
+    s.unn_lan = 0
+    for g in range(n_groups):
+        f = s.std[0].e[g].form
+        s.form[g] = f
+        pairs += (f >> 18) & 7
+        singles += (f >> 21) & 15
+        lan_sum += (f >> 25) & 15
+    D = s.std[0].D
+    if s.n_std == 2 and s.std[1].D < D:
+        D = s.std[1].D
+    if closed:
+        s.d_pairs = _pairs_from(pairs, singles)
+        if s.d_pairs < D:
+            D = s.d_pairs
+        if lan:
+            s.d_lan = 14 - lan_sum
+            if s.d_lan < D:
+                D = s.d_lan
+    s.D = D
+    s.unn = 0
+    if s.std[0].D == D:
+        s.unn |= s.std[0].unn
+    if s.n_std == 2 and s.std[1].D == D:
+        s.unn |= s.std[1].unn
+    if s.d_pairs == D:
+        # a pair's tile always counts (pairs <= 7 in 14 tiles); an odd one when the singles
+        # outnumber the missing pairs
+        missing = 7 - pairs if pairs < 7 else 0
+        s.odd = _count_mask(c, n_kinds, 1)
+        if missing < singles:
+            s.unn_pairs = s.odd
+        s.unn |= s.unn_pairs
+    if s.d_lan == D:
+        for g in range(n_groups):
+            s.unn_lan |= (<uint64_t>((s.form[g] >> 9) & 0x1ff)) << (9 * g)
+        s.unn |= s.unn_lan
+    return D
+
+
+cdef int _anhua_std(const EvalConfig* cfg, const Tables* T, const uint8_t* nat, const MeldInfo* mi,
+                    int melds, int hand_tiles, DiscardScan* s) noexcept nogil:
+    """The standard scans of an Anhua hand's naturals: the rule's pair column, and with
+    2-5-8 pairs also any pair for a hand whose tiles keep to one suit (清一色).  hand_tiles
+    is 14 for a hand about to discard, 13 for one about to draw: a 2-suit hand with one
+    stray natural could become one-suit by a discard, which is left to shanten_neighbours."""
+    cdef int g, mask = mi.suit_mask, sg, sums[3]
+    cdef uint32_t f
+    s.n_std = 1
+    if _std_scan(T, nat, 3, melds, 2 if cfg.pair_258 else 1, &s.std[0]) == SCAN_FALLBACK:
+        return SCAN_FALLBACK
+    for g in range(3):
+        f = s.std[0].e[g].form
+        sums[g] = 2 * ((f >> 18) & 7) + ((f >> 21) & 15)   # tiles: two per pair, one per odd count
+        if sums[g]:
+            mask |= 1 << g
+    if not cfg.pair_258 or mask == 7:
+        return 0
+    if mask == 0:
+        return SCAN_FALLBACK
+    if _single_suit(mask):
+        if _std_scan(T, nat, 3, melds, 1, &s.std[1]) == SCAN_FALLBACK:
+            return SCAN_FALLBACK
+        sg = 0 if mask == 1 else (1 if mask == 2 else 2)
+        s.std[1].keep = (<uint64_t>0x1ff) << (9 * sg)
+        s.n_std = 2
+        return 0
+    if hand_tiles == 14:
+        for g in range(3):
+            if (mask >> g) & 1 and not (mi.suit_mask >> g) & 1 and sums[g] == 1:
+                return SCAN_FALLBACK
+    return 0
+
+
+cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int indicator,
+                      DiscardScan* s, int8_t* out) noexcept nogil:
+    """shanten_neighbours(..., -1, out) of a 3n+2 hand, kept in s for discard_useful;
+    SCAN_FALLBACK (out untouched) for a hand it does not cover."""
+    cdef const Tables* T = tables()
+    cdef uint8_t nat[N_KINDS]
+    cdef int a, b, k, v, D, J
+    cdef uint64_t held
+    s.melds = MAX_MELDS - mi.n
+    if cfg.game == GAME_WANZAI:
+        s.n_groups = 4
+        s.n_std = 1
+        s.J = 0
+        s.ak = -1
+        s.bk = -1
+        if _std_scan(T, c, 4, s.melds, 1, &s.std[0]) == SCAN_FALLBACK:
+            return SCAN_FALLBACK
+        D = _forms_scan(T, c, 4, N_KINDS, mi.n == 0, True, s)
+        memset(out, 127, N_KINDS)
+        held = mjsim_held_mask(c)
+        while held:
+            k = mjsim_ctz64(held)
+            held &= held - 1
+            out[k] = D - ((s.unn >> k) & 1)
+        return D - 1
+    s.n_groups = 3
+    J = _split_jokers(c, indicator, -1, nat, &a, &b)
+    s.J = J
+    wild_kinds(indicator, &s.ak, &s.bk)
+    if _anhua_std(cfg, T, nat, mi, s.melds, 14, s) == SCAN_FALLBACK:
+        return SCAN_FALLBACK
+    D = _forms_scan(T, nat, 3, N_SUITED, mi.n == 0, False, s)
+    memset(out, 127, N_KINDS)
+    held = mjsim_held_mask(c)
+    while held:
+        k = mjsim_ctz64(held)
+        held &= held - 1
+        if k == s.ak or k == s.bk:
+            v = D - (J - 1)
+        else:
+            v = D + 1 - ((s.unn >> k) & 1) - J
+        out[k] = (v if v > 0 else 0) - 1
+    v = D - J
+    return (v if v > 0 else 0) - 1
+
+
+cdef uint64_t _wild_draws(const DiscardScan* s, const uint8_t* c, uint64_t nat_useful) noexcept nogil:
+    """Anhua: the draws that lower a hand whose naturals' distance D is above its jokers J --
+    natural kinds by the naturals' masks, a wild kind always (it is one more joker)."""
+    cdef uint64_t m = nat_useful & ((<uint64_t>1 << N_SUITED) - 1)
+    if s.ak >= 0:
+        m &= ~((<uint64_t>1 << s.ak) | (<uint64_t>1 << s.bk))
+        if c[s.ak] + 1 < 4:
+            m |= <uint64_t>1 << s.ak
+        if c[s.bk] < 4:
+            m |= <uint64_t>1 << s.bk
+    return m
+
+
+cdef uint64_t discard_useful(DiscardScan* s, const uint8_t* c, int k) noexcept nogil:
+    """After discard_scan of c: the kinds j with shanten(c - k + j) < shanten(c - k), for a
+    non-wild k whose discard keeps the shanten (bit k of s.unn); c is the 3n+2 hand."""
+    cdef const Tables* T = tables()
+    cdef uint64_t m = 0, bit = (<uint64_t>1) << k
+    cdef int g, i
+    cdef int32_t idx
+    cdef const GroupTable* gt
+    if s.D <= s.J:
+        return 0     # the hand without k is complete (with its jokers): nothing lowers it
+    if s.std[0].D == s.D and s.std[0].unn & bit:
+        m |= _std_useful(&s.std[0], T, s.n_groups, s.melds, k)
+    if s.n_std == 2 and s.std[1].D == s.D and s.std[1].unn & bit:
+        m |= _std_useful(&s.std[1], T, s.n_groups, s.melds, k)
+    if s.d_pairs == s.D and s.unn_pairs & bit:
+        # k was odd and stays even; the pairs count stays below seven (D > 0)
+        m |= s.odd & ~bit
+    if s.d_lan == s.D and s.unn_lan & bit:
+        g = k // 9 if k < 27 else 3
+        gt = &T.suit if g < 3 else &T.honor
+        idx = s.std[0].idx[g] - POW5[k - 9 * g]
+        for i in range(s.n_groups):
+            if i != g:
+                m |= (<uint64_t>(s.form[i] & 0x1ff)) << (9 * i)
+        m |= (<uint64_t>(gt.masks[gt.rank[idx]].form & 0x1ff)) << (9 * g)
+    if s.n_groups == 3:
+        return _wild_draws(s, c, m)
+    return m
+
+
+cdef uint64_t useful_mask(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
+                          int indicator, int* sh) noexcept nogil:
+    """The kinds j with shanten(c + j) < shanten(c) for a 3n+1 hand (a kind held four times
+    or Anhua's honors never), shanten(c) in sh; MASK_FALLBACK for a hand it does not cover."""
+    cdef const Tables* T = tables()
+    cdef DiscardScan s
+    cdef uint8_t nat[N_KINDS]
+    cdef int a, b, g, D, v, pairs = 0, singles = 0, missing
+    cdef uint64_t m = 0
+    s.melds = MAX_MELDS - mi.n
+    if cfg.game == GAME_WANZAI:
+        s.n_groups = 4
+        s.n_std = 1
+        s.J = 0
+        if _std_scan(T, c, 4, s.melds, 1, &s.std[0]) == SCAN_FALLBACK:
+            return MASK_FALLBACK
+        D = _forms_scan(T, c, 4, N_KINDS, mi.n == 0, True, &s)
+    else:
+        s.n_groups = 3
+        s.J = _split_jokers(c, indicator, -1, nat, &a, &b)
+        wild_kinds(indicator, &s.ak, &s.bk)
+        if _anhua_std(cfg, T, nat, mi, s.melds, 13, &s) == SCAN_FALLBACK:
+            return MASK_FALLBACK
+        D = _forms_scan(T, nat, 3, N_SUITED, mi.n == 0, False, &s)
+    v = D - s.J
+    sh[0] = (v if v > 0 else 0) - 1
+    if D <= s.J:
+        return 0
+    if s.std[0].D == D:
+        m |= _nec_std_hand(&s.std[0], s.n_groups) & s.std[0].keep
+    if s.n_std == 2 and s.std[1].D == D:
+        m |= _nec_std_hand(&s.std[1], s.n_groups) & s.std[1].keep
+    if s.d_pairs == D:
+        for g in range(s.n_groups):
+            pairs += (s.form[g] >> 18) & 7
+            singles += (s.form[g] >> 21) & 15
+        missing = 7 - pairs if pairs < 7 else 0
+        if cfg.game == GAME_WANZAI:
+            if pairs < 7:
+                m |= _count_mask(c, N_KINDS, 1)
+            if missing > singles:
+                m |= _count_mask(c, N_KINDS, 0)
+        else:
+            if pairs < 7:
+                m |= _count_mask(nat, N_SUITED, 1)
+            if missing > singles:
+                m |= _count_mask(nat, N_SUITED, 0)
+    if s.d_lan == D:
+        for g in range(s.n_groups):
+            m |= (<uint64_t>(s.form[g] & 0x1ff)) << (9 * g)
+    if s.n_groups == 3:
+        return _wild_draws(&s, c, m)
+    return m

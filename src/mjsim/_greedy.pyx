@@ -3,7 +3,21 @@
 the most unseen useful tiles.  The hand loop (_game.pyx) calls greedy_turn and greedy_call
 for a seat whose player is one of them; the random player is a few lines in the loop and
 ev has its own module (_ev.pyx)."""
-from libc.stdint cimport uint8_t, int8_t
+from libc.stdint cimport uint8_t, int8_t, uint64_t
+
+cdef extern from *:
+    """
+    static inline int mjsim_greedy_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int mjsim_greedy_clz64(unsigned long long x) { return __builtin_clzll(x); }
+    """
+    int mjsim_ctz64 "mjsim_greedy_ctz64"(uint64_t x) noexcept nogil
+    int mjsim_clz64 "mjsim_greedy_clz64"(uint64_t x) noexcept nogil
+
+cdef extern from "_masks.h":
+    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
+    void mjsim_unseen_planes(const uint8_t* hand, const uint8_t* hidden, const uint8_t* seen,
+                             uint64_t* planes) noexcept nogil
+    int mjsim_planes_count(uint64_t m, const uint64_t* planes) noexcept nogil
 
 from mjsim cimport _eval
 from mjsim._eval cimport MeldInfo
@@ -51,7 +65,9 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     Only asked when the hand holds a wild and some discard leaves it tenpai."""
     cdef int8_t fv[34]
     cdef int k, a = hand[st.wild_a], b = hand[st.wild_b], best = -1
-    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, fv)   # -1: face value
+    cdef _eval.DiscardScan scan
+    if _eval.discard_scan(&st.cfg.ev, hand, mi, -1, &scan, fv) == _eval.SCAN_FALLBACK:   # -1: face value
+        _eval.shanten_neighbours(&st.cfg.ev, hand, mi, -1, -1, fv)
     for k in range(27):
         if not hand[k] or fv[k] != 0:
             continue
@@ -64,10 +80,10 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     return best
 
 
-cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
+cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                       int* out_sh, int* out_useful) noexcept nogil:
-    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
-    (written to out_useful unless it is NULL).
+    """best_discard by shanten_neighbours passes (one for the discards, one per tied
+    candidate): the hands the mask pass does not cover.
 
     Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
     count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
@@ -125,6 +141,112 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
             best_u = u
             best_k = k
     out_sh[0] = best_sh
+    if out_useful != NULL:
+        out_useful[0] = best_u
+    return best_k
+
+
+cdef int useful_tiles_fast(const HandState* st, const SeatState* p, uint8_t* hand,
+                           const MeldInfo* mi, int sh) noexcept nogil:
+    """useful_tiles for sh = the hand's own shanten, from the mask pass when it covers the hand."""
+    cdef int own
+    cdef uint64_t planes[3]
+    cdef uint64_t m = _eval.useful_mask(&st.cfg.ev, hand, mi, st.indicator, &own)
+    if (m >> _eval.MASK_FALLBACK_BIT) & 1:
+        return useful_tiles(st, p, hand, mi, sh)
+    mjsim_unseen_planes(p.hand, p.hidden, st.seen, planes)
+    return mjsim_planes_count(m, planes)
+
+
+cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
+                      int* out_sh, int* out_useful) noexcept nogil:
+    """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
+    (written to out_useful unless it is NULL).
+
+    Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
+    count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
+    nothing else or discarding a wild is the only way to wait on a discard win.
+
+    One mask pass (_eval.discard_scan) gives every discard's shanten and, for each tied
+    candidate, its useful draws; a candidate's unseen count is the same with the discard
+    seen and out of the hand (hand is the seat's own hand).  Candidates the pass does not
+    answer (a wild, or a discard that raises the shanten) get a pass of their own
+    (useful_tiles_fast); hands it does not cover take best_discard_ref's way.
+    """
+    cdef SeatState* p = &st.seat[s]
+    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99
+    cdef bint skip_wilds = False, planes_done = False
+    cdef int8_t sh_of[34]
+    cdef uint64_t held, wild = 0, elig, cand = 0, m
+    cdef uint64_t planes[3]
+    cdef _eval.DiscardScan scan
+    if _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, sh_of) == _eval.SCAN_FALLBACK:
+        return best_discard_ref(st, s, hand, mi, out_sh, out_useful)
+    held = mjsim_held_mask(hand)
+    if st.wild_a >= 0:
+        wild = ((<uint64_t>1) << st.wild_a) | ((<uint64_t>1) << st.wild_b)
+    if held & wild:
+        m = held
+        while m:
+            k = mjsim_ctz64(m)
+            m &= m - 1
+            if sh_of[k] < min_all:
+                min_all = sh_of[k]
+            if not (wild >> k) & 1:
+                skip_wilds = True
+                if sh_of[k] < best_sh:
+                    best_sh = sh_of[k]
+        if skip_wilds and min_all <= 0:
+            w = wild_discard_for_ron(st, hand, mi, sh_of)
+            if w >= 0:
+                out_sh[0] = sh_of[w]
+                if out_useful != NULL:
+                    hand[w] -= 1
+                    st.seen[w] += 1
+                    out_useful[0] = useful_tiles_fast(st, p, hand, mi, sh_of[w])
+                    st.seen[w] -= 1
+                    hand[w] += 1
+                return w
+    elig = held & ~wild if skip_wilds else held
+    if not skip_wilds:
+        best_sh = 99
+        m = elig
+        while m:
+            k = mjsim_ctz64(m)
+            m &= m - 1
+            if sh_of[k] < best_sh:
+                best_sh = sh_of[k]
+    m = elig
+    while m:
+        k = mjsim_ctz64(m)
+        m &= m - 1
+        if sh_of[k] == best_sh:
+            cand |= (<uint64_t>1) << k
+    out_sh[0] = best_sh
+    if (out_useful == NULL and not (cand & (cand - 1))) or best_sh < 0:
+        # a single candidate needs no tie-break when the caller only needs the tile, and
+        # nothing lowers a complete hand (every count 0): the highest kind either way
+        if out_useful != NULL:
+            out_useful[0] = 0
+        return 63 - mjsim_clz64(cand)
+    while cand:
+        k = 63 - mjsim_clz64(cand)          # highest kind first: ties keep it
+        cand &= ~((<uint64_t>1) << k)
+        if (scan.unn >> k) & 1 and not (wild >> k) & 1:
+            if not planes_done:
+                mjsim_unseen_planes(p.hand, p.hidden, st.seen, planes)
+                planes_done = True
+            u = mjsim_planes_count(_eval.discard_useful(&scan, hand, k), planes)
+        else:
+            # a wild, or a discard that raises the shanten: the hand without it on its own
+            hand[k] -= 1
+            st.seen[k] += 1        # the discard becomes visible
+            u = useful_tiles_fast(st, p, hand, mi, best_sh)
+            st.seen[k] -= 1
+            hand[k] += 1
+        if u > best_u:
+            best_u = u
+            best_k = k
     if out_useful != NULL:
         out_useful[0] = best_u
     return best_k
@@ -193,7 +315,7 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
     if best_s > s0:
         return -1
     if best_s == s0:
-        u0 = useful_tiles(st, p, p.hand, &p.mi, s0)
+        u0 = useful_tiles_fast(st, p, p.hand, &p.mi, s0)
     best_s = 99
     for i in range(n):
         if calls[i].type == CALL_KONG or s1[i] > s0:

@@ -1,5 +1,5 @@
 # Per-group lookup tables shared by the evaluator, the players and the game loop.
-from libc.stdint cimport uint8_t, int32_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t
 
 cdef enum:
     N_KINDS = 34
@@ -17,10 +17,24 @@ cdef enum:
 # forms m melds plus (p>0) one pair.  need[idx*4 + p]: fewest jokers to add so that ALL of
 # the group's tiles form melds plus (p>0) a pair (INF when impossible with <= 4 melds);
 # need[idx*4 + 3]: the largest 十三爛-compatible subset (suits) or distinct kinds (honors).
+#
+# masks[rank[idx]] (entries of at most 14 tiles; rank -1 beyond): per target t = m*3+p,
+# nec[t] = kinds (bit i = the group's kind i) one more of which lowers dist[t] by one
+# (none for a kind held 4 times or an entry of 14 tiles), unn[t] = kinds held one fewer of
+# which keeps dist[t].  `form` packs the other hand forms' per-group facts: bits 0-8 the
+# kinds one more of which grows need[3] (十三爛), 9-17 the kinds held one fewer of which keep
+# it, 18-20 the pairs (count // 2 summed), 21-24 the odd counts, 25-28 need[3] itself.
+ctypedef struct MaskEntry:
+    uint16_t nec[15]
+    uint16_t unn[15]
+    uint32_t form
+
 ctypedef struct GroupTable:
     uint8_t* dist
     uint8_t* need
     int32_t size
+    int32_t* rank
+    MaskEntry* masks
 
 ctypedef struct Tables:
     GroupTable suit

@@ -8,9 +8,9 @@ holds (its *shape*); filling a meld costs 3 - len(shape) tiles and a pair 2 - le
 Recursing on the lowest kind present visits every decomposition once, so the tables are
 exact, and only count vectors of at most 14 tiles are filled (those are all a hand can hold).
 """
-from libc.stdlib cimport calloc
+from libc.stdlib cimport calloc, malloc
 from libc.string cimport memset
-from libc.stdint cimport uint8_t, int32_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t
 
 cdef enum:
     MAX_SHAPES = 64
@@ -222,6 +222,99 @@ cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
                     mask |= 1 << i
                     n_present += 1
             e[3] = lan_by_mask[mask] if suit else n_present
+    _build_masks(t, g, suit, lan_by_mask)
+    return 0
+
+
+cdef int _build_masks(GroupTable* t, const GroupSpec* g, bint suit,
+                      const uint8_t* lan_by_mask) except -1:
+    """The masks of every entry of at most 14 tiles, from the finished distances: a kind is
+    necessary for a target when one more of it lowers the distance (by one: a tile moves a
+    distance by at most one), unnecessary when one fewer keeps it.  Players then get the
+    shanten after each discard and the useful draws of each from one pass over the groups
+    (_eval.discard_scan)."""
+    cdef int32_t idx, n_valid = 0, r
+    cdef const int32_t* pw = g.pw
+    cdef int i, j, tt, total, lan, present, nec_l, unn_l, pairs, odd
+    cdef uint8_t c[9]
+    cdef const uint8_t* d
+    cdef const uint8_t* d2
+    cdef MaskEntry* me
+    cdef uint16_t bit
+    t.rank = <int32_t*>malloc(<size_t>t.size * sizeof(int32_t))
+    if t.rank == NULL:
+        raise MemoryError("mjsim: cannot allocate lookup tables")
+    memset(c, 0, sizeof(c))
+    with nogil:
+        for idx in range(t.size):
+            if idx:
+                i = 0
+                while c[i] == 4:
+                    c[i] = 0
+                    i += 1
+                c[i] += 1
+            total = 0
+            for i in range(g.n_kinds):
+                total += c[i]
+            if total > MAX_HAND:
+                t.rank[idx] = -1
+            else:
+                t.rank[idx] = n_valid
+                n_valid += 1
+    t.masks = <MaskEntry*>calloc(<size_t>n_valid, sizeof(MaskEntry))
+    if t.masks == NULL:
+        raise MemoryError("mjsim: cannot allocate lookup tables")
+    memset(c, 0, sizeof(c))
+    with nogil:
+        for idx in range(t.size):
+            if idx:
+                i = 0
+                while c[i] == 4:
+                    c[i] = 0
+                    i += 1
+                c[i] += 1
+            r = t.rank[idx]
+            if r < 0:
+                continue
+            me = &t.masks[r]
+            d = t.dist + <size_t>idx * DIST_STRIDE
+            total = 0
+            present = 0
+            pairs = 0
+            odd = 0
+            for i in range(g.n_kinds):
+                total += c[i]
+                pairs += c[i] >> 1
+                odd += c[i] & 1
+                if c[i]:
+                    present |= 1 << i
+            for j in range(g.n_kinds):
+                bit = <uint16_t>(1 << j)
+                if c[j] < 4 and total < MAX_HAND:
+                    d2 = t.dist + <size_t>(idx + pw[j]) * DIST_STRIDE
+                    for tt in range(15):
+                        if d2[tt] + 1 == d[tt]:
+                            me.nec[tt] |= bit
+                if c[j]:
+                    d2 = t.dist + <size_t>(idx - pw[j]) * DIST_STRIDE
+                    for tt in range(15):
+                        if d2[tt] == d[tt]:
+                            me.unn[tt] |= bit
+            # 十三爛: the largest gap-3 subset of the present ranks (suits) or the number of
+            # distinct honors; only presence matters, so a second copy can always go
+            lan = t.need[<size_t>idx * 4 + 3]
+            nec_l = 0
+            unn_l = 0
+            for j in range(g.n_kinds):
+                if c[j] == 0:
+                    if not suit or lan_by_mask[present | (1 << j)] > lan:
+                        nec_l |= 1 << j
+                elif c[j] >= 2 or (suit and lan_by_mask[present & ~(1 << j)] == lan):
+                    unn_l |= 1 << j
+            if total == MAX_HAND:
+                nec_l = 0
+            me.form = (<uint32_t>nec_l | (<uint32_t>unn_l << 9) | (<uint32_t>pairs << 18)
+                       | (<uint32_t>odd << 21) | (<uint32_t>lan << 25))
     return 0
 
 
