@@ -181,7 +181,6 @@ ctypedef struct SeatState:
     uint32_t gfacts                 # bit 4 * FACT_* + group (_seat.pxd)
     uint64_t held                   # bit k: hand[k] > 0
     uint64_t odd                    # bit k: hand[k] is odd
-    uint64_t multi                  # bit k: hand[k] > 1
     uint64_t win_filter             # kinds that might complete the 3n+1 hand ...
     int filter_ok                   # ... when set (cleared by every change)
 

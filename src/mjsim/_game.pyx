@@ -314,7 +314,7 @@ cdef int list_kongs(HandState* st, int s, int drawn, int source, int* kinds,
     return n
 
 
-cdef int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+cdef inline int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil:
     """Uniform over the distinct discards and the kongs (a locked hand: the drawn tile)."""
     cdef SeatState* p = &st.seat[s]
@@ -341,7 +341,7 @@ cdef int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noe
     return builtin_turn(st, s, st.cfg.players[s], n, kinds, types, drawn, tile)
 
 
-cdef int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
+cdef inline int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
                       const int* types, int drawn, int* tile) noexcept nogil:
     if player == PLAYER_RANDOM:
         return random_turn(st, s, n_kongs, kinds, types, drawn, tile)
@@ -568,6 +568,11 @@ cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken) noexcep
             if pick >= 0:
                 taken[0] = calls[pick]
                 return q
+    # 下家 can call only with two of t or a neighbour of t in hand (no call: no question)
+    if MJSIM_CHECK_SEATS:
+        seat_verify(st.tables, &st.seat[chow_seat], chow_seat)
+    if st.seat[chow_seat].hand[t] < 2 and t < 27 and not (((st.seat[chow_seat].held << 2) >> t) & 0b11011):
+        return -1
     n = list_calls(st, chow_seat, t, discarder, calls)
     pick = choose_call(st, chow_seat, t, calls, n)
     if pick >= 0:

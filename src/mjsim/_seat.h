@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* MJSIM_DEBUG (setup.py, debug builds): every read of the cached state is checked
  * against a recomputation from the seat's counts. */
@@ -55,6 +56,17 @@ static inline int mjsim_select64(uint64_t x, int j) {
     while (j-- > 0)
         x &= x - 1;
     return mjsim_ctz64(x);
+}
+
+/* four bytes as a little-endian word: one load where the machine is little-endian */
+static inline uint32_t mjsim_load_le32(const uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+#else
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
 }
 
 static inline void mjsim_seat_fail(const char* what, int seat) {

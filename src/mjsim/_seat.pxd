@@ -1,5 +1,5 @@
 # The hand loop's incremental per-seat state (issue 8): the SeatState fields gidx, gsum,
-# gfacts, held, odd, multi and win_filter, kept in step with hand[] by the functions here,
+# gfacts, held, odd and win_filter, kept in step with hand[] by the functions here,
 # so that a win check or a random discard reads a few words instead of rescanning 34 counts.
 #
 # Every change the loop makes to a seat's concealed hand goes through seat_change (or
@@ -20,6 +20,7 @@ cdef extern from "_seat.h":
     const uint64_t mjsim_group_kinds[4]
     int mjsim_popcount64(uint64_t x) noexcept nogil
     int mjsim_select64(uint64_t x, int j) noexcept nogil
+    uint32_t mjsim_load_le32(const uint8_t* p) noexcept nogil
     void mjsim_seat_fail(const char* what, int seat) noexcept nogil
 
 # gfacts: bit FACT_* + group, for the groups 0..2 (suits) and 3 (honors).  The first four
@@ -37,8 +38,7 @@ cdef enum:
 cdef inline uint32_t group_facts(const Tables* T, int g, int32_t idx, int n) noexcept nogil:
     """The facts of group g with table index idx and n tiles, shifted to group g's bits."""
     cdef const uint8_t* e = (T.suit.need if g < 3 else T.honor.need) + <size_t>idx * 4
-    cdef uint32_t w = (<uint32_t>e[0] | (<uint32_t>e[1] << 8) | (<uint32_t>e[2] << 16)
-                       | (<uint32_t>(e[3] ^ n) << 24))
+    cdef uint32_t w = mjsim_load_le32(e) ^ (<uint32_t>n << 24)
     # 0x80 in each zero byte of w, exactly (no borrow between bytes)
     cdef uint32_t z = ~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w | 0x7F7F7F7Fu)
     return ((z >> 7) | (<uint32_t>(n > 0) << FACT_NONEMPTY)) << g
@@ -60,7 +60,6 @@ cdef inline void seat_deal(const Tables* T, SeatState* p, const uint8_t* tiles,
     for i in range(n):
         t = tiles[i]
         bit = (<uint64_t>1) << t
-        p.multi |= p.held & bit
         p.held |= bit
         p.odd ^= bit
         p.hand[t] += 1
@@ -74,7 +73,6 @@ cdef inline void seat_rebuild(const Tables* T, SeatState* p) noexcept nogil:
     cdef int g, k, n
     p.held = 0
     p.odd = 0
-    p.multi = 0
     for g in range(4):
         p.gidx[g] = suit_index(p.hand + 9 * g) if g < 3 else honor_index(p.hand + 27)
         n = 0
@@ -84,7 +82,6 @@ cdef inline void seat_rebuild(const Tables* T, SeatState* p) noexcept nogil:
     for k in range(34):
         p.held |= (<uint64_t>(p.hand[k] > 0)) << k
         p.odd |= (<uint64_t>(p.hand[k] & 1)) << k
-        p.multi |= (<uint64_t>(p.hand[k] > 1)) << k
     _seat_facts(T, p)
 
 
@@ -97,8 +94,7 @@ cdef inline void seat_change(const Tables* T, SeatState* p, int k, int d) noexce
     p.gidx[g] += d * mjsim_kind_step[k]
     p.gsum[g] += d
     p.held = (p.held & keep) | ((<uint64_t>(c > 0)) << k)
-    p.odd = (p.odd & keep) | ((<uint64_t>(c & 1)) << k)
-    p.multi = (p.multi & keep) | ((<uint64_t>(c > 1)) << k)
+    p.odd ^= (<uint64_t>(d & 1)) << k
     p.gfacts = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(T, g, p.gidx[g], p.gsum[g])
     p.filter_ok = 0
 
@@ -121,15 +117,17 @@ cdef inline bint _std_complete_facts(uint32_t f, int pair_fact) noexcept nogil:
 
 
 cdef inline bint _complete_facts(const HandState* st, const SeatState* p, uint32_t f,
-                                 uint64_t odd, uint64_t multi) noexcept nogil:
-    """_eval.is_complete at face value (indicator -1) of the hand these facts describe."""
+                                 uint64_t odd) noexcept nogil:
+    """_eval.is_complete at face value (indicator -1) of the hand these facts describe.
+    十三爛 needs no count above one; the lan fact of every group implies it (a compatible
+    subset holds no kind twice)."""
     cdef uint32_t suits
     if st.cfg.game == _eval.GAME_WANZAI:
         if _std_complete_facts(f, FACT_PAIR):
             return True
         if p.mi.n:
             return False
-        return odd == 0 or (multi == 0 and ((f >> FACT_LAN) & 0xF) == 0xF)
+        return odd == 0 or ((f >> FACT_LAN) & 0xF) == 0xF
     # Anhua (no honors): 清一色 takes any pair, otherwise pair_258 decides; seven pairs
     if _std_complete_facts(f, FACT_PAIR_258 if st.cfg.ev.pair_258 else FACT_PAIR):
         return True
@@ -143,7 +141,8 @@ cdef inline uint64_t _win_filter(const SeatState* p) noexcept nogil:
     """The kinds that might complete a 3n+1 hand (a superset, from the facts alone).
     Standard form: one group takes the tile, so every other group must already be melds or
     melds and a pair, with at most one pair between them; seven pairs: the one odd kind;
-    十三爛: a hand with no count above one, any kind it lacks."""
+    十三爛: a hand whose every group is 十三爛-compatible (adding a tile never makes a
+    group compatible), any kind it lacks."""
     cdef uint32_t melds = p.gfacts & 0xF, pair = (p.gfacts >> FACT_PAIR) & 0xF
     cdef uint32_t neither = 0xF & ~(melds | pair)
     cdef uint64_t kinds = 0
@@ -162,7 +161,7 @@ cdef inline uint64_t _win_filter(const SeatState* p) noexcept nogil:
     if p.mi.n == 0:
         if p.odd and not (p.odd & (p.odd - 1)):
             kinds |= p.odd
-        if p.multi == 0:
+        if ((p.gfacts >> FACT_LAN) & 0xF) == 0xF:
             kinds |= ~p.held & ((<uint64_t>1 << 34) - 1)
     return kinds
 
@@ -174,7 +173,7 @@ cdef inline void seat_verify(const Tables* T, const SeatState* p, int seat) noex
     q.hand = p.hand
     q.mi.n = p.mi.n
     seat_rebuild(T, &q)
-    if q.held != p.held or q.odd != p.odd or q.multi != p.multi or q.gfacts != p.gfacts:
+    if q.held != p.held or q.odd != p.odd or q.gfacts != p.gfacts:
         mjsim_seat_fail("masks", seat)
     for g in range(4):
         if q.gidx[g] != p.gidx[g] or q.gsum[g] != p.gsum[g]:
@@ -186,7 +185,7 @@ cdef inline void seat_verify(const Tables* T, const SeatState* p, int seat) noex
 cdef inline bint seat_complete(const HandState* st, int s) noexcept nogil:
     """Is seat s's 3n+2 hand complete at face value?  (= _eval.is_complete(..., -1))"""
     cdef const SeatState* p = &st.seat[s]
-    cdef bint ok = _complete_facts(st, p, p.gfacts, p.odd, p.multi)
+    cdef bint ok = _complete_facts(st, p, p.gfacts, p.odd)
     if MJSIM_CHECK_SEATS:
         seat_verify(st.tables, p, s)
         if ok != _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, -1):
@@ -231,7 +230,7 @@ cdef inline bint seat_complete_with(const HandState* st, int s, int t) noexcept 
     if p.win_filter & bit:
         f = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(
             st.tables, g, p.gidx[g] + mjsim_kind_step[t], p.gsum[g] + 1)
-        ok = _complete_facts(st, p, f, p.odd ^ bit, p.multi | (bit if p.hand[t] else 0))
+        ok = _complete_facts(st, p, f, p.odd ^ bit)
     if MJSIM_CHECK_SEATS:
         h = p.hand
         h[t] += 1
