@@ -62,7 +62,7 @@ from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
 from mjsim._greedy cimport greedy_turn, greedy_call, useful_tiles, useful_tiles_all
 from mjsim._tables cimport tables
 from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
-                          seat_complete_with, seat_may_win, seat_verify, MJSIM_CHECK_SEATS)
+                          seat_complete_with, seat_complete_wilds, seat_may_win, seat_verify, MJSIM_CHECK_SEATS)
 
 cnp.import_array()
 
@@ -138,7 +138,7 @@ cdef bint complete_now(const HandState* st, int s) noexcept nogil:
     wild in hand that is completeness at face value, which the seat's cache answers."""
     cdef const SeatState* p = &st.seat[s]
     if st.wild_a >= 0 and p.hand[st.wild_a] + p.hand[st.wild_b] > 0:
-        return _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, st.indicator)
+        return seat_complete_wilds(st, s)
     return seat_complete(st, s)
 
 

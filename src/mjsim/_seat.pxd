@@ -10,7 +10,7 @@
 # wrong shortcut, fails loudly.
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from mjsim cimport _eval
-from mjsim._tables cimport Tables, suit_index, honor_index
+from mjsim._tables cimport Tables, suit_index, honor_index, INF
 from mjsim._game cimport HandState, SeatState
 
 cdef extern from "_seat.h":
@@ -236,4 +236,58 @@ cdef inline bint seat_complete_with(const HandState* st, int s, int t) noexcept 
         h[t] += 1
         if ok != _eval.is_complete(&st.cfg.ev, h, &p.mi, -1):
             mjsim_seat_fail("seat_complete_with", s)
+    return ok
+
+
+cdef inline int _rows_need(const uint8_t** rows, int pt) noexcept nogil:
+    """_eval._std_need over the three suits, from their need rows."""
+    cdef int g, total = 0, forced = 0, pair_delta = 2
+    cdef const uint8_t* e
+    for g in range(3):
+        e = rows[g]
+        if e[0] == INF:
+            if e[pt] == INF or forced:
+                return INF
+            forced = 1
+            total += e[pt]
+        else:
+            total += e[0]
+            if e[pt] != INF and e[pt] - e[0] < pair_delta:
+                pair_delta = e[pt] - e[0]
+    return total if forced else total + pair_delta
+
+
+cdef inline bint seat_complete_wilds(const HandState* st, int s) noexcept nogil:
+    """Anhua: is seat s's 3n+2 hand complete with every wild a joker?  (=
+    _eval.is_complete(..., indicator)).  The two wild kinds share a suit, so only that
+    suit's index changes when the wilds are taken out."""
+    cdef const SeatState* p = &st.seat[s]
+    cdef const Tables* T = st.tables
+    cdef const uint8_t* rows[3]
+    cdef int a = st.wild_a, b = st.wild_b, ca = p.hand[a], cb = p.hand[b], j = ca + cb
+    cdef int g, gw = mjsim_kind_group[a], n_nat = 0, singles, pairs, missing
+    cdef uint32_t suits = <uint32_t>p.mi.suit_mask
+    cdef bint ok = False
+    for g in range(3):
+        rows[g] = T.suit.need + <size_t>p.gidx[g] * 4
+        n_nat += p.gsum[g]
+        if p.gsum[g] > (j if g == gw else 0):
+            suits |= 1u << g
+    rows[gw] = T.suit.need + <size_t>(p.gidx[gw] - ca * mjsim_kind_step[a]
+                                      - cb * mjsim_kind_step[b]) * 4
+    n_nat -= j
+    if (suits == 1 or suits == 2 or suits == 4) and _rows_need(rows, 1) <= j:
+        ok = True
+    elif _rows_need(rows, 2 if st.cfg.ev.pair_258 else 1) <= j:
+        ok = True
+    elif p.mi.n == 0:
+        # seven pairs: _eval._pairs_distance of the naturals
+        singles = mjsim_popcount64(p.odd & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b)))
+        pairs = (n_nat - singles) >> 1
+        missing = 7 - pairs if pairs < 7 else 0
+        ok = missing + (missing - singles if missing > singles else 0) <= j
+    if MJSIM_CHECK_SEATS:
+        seat_verify(T, p, s)
+        if ok != _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, st.indicator):
+            mjsim_seat_fail("seat_complete_wilds", s)
     return ok
