@@ -178,18 +178,62 @@ def test_resume_moves_a_bad_chunk_aside_and_redoes_it(clean, tmp_path, capsys, h
     assert same_rows(out, clean)
 
 
-@pytest.mark.parametrize("how", ["truncated", "garbage", "empty"])
-def test_report_and_query_on_a_broken_file_give_one_line_naming_it(clean, tmp_path, capsys, how):
-    out = tmp_path / "run"
-    shutil.copytree(clean, out)
-    victim = _damage(out, how)
+def _report_and_query_refuse(out: Path, capsys, *names: str, says: str) -> None:
+    """report and query exit 2 with one line naming every file in `names` and saying `says`."""
     before = snapshot(out)
     for argv in (["report", out, "--no-html"], ["query", out, "SELECT count(*) FROM hands"]):
         code, _, err = cli(capsys, *argv)
         assert code == 2
         line = one_line(err)
-        assert str(victim) in line and "damaged" in line
+        assert says in line and all(name in line for name in names), line
     assert snapshot(out) == before
+
+
+def test_quarantine_keeps_the_variant_folder_encoded(fake, tmp_path, capsys):
+    rules = WANZAI.with_overrides(base=2)
+    rules = type(rules).from_toml_text(rules.to_toml(), name="a=b [x]")
+    run_spec = runner.make_spec(rules, hands=1600, chunk=800, session_hands=16, seed=7)
+    out = tmp_path / "run"
+    runner.run(run_spec, out, workers=1, progress=False)
+    folder = runner.partition(out, "hands", run_spec.variant).name
+    assert "%3D" in folder and "=b" not in folder
+    victim = sorted((out / "hands" / folder).glob("*.parquet"))[1]
+    victim.write_bytes(b"")
+    runner.run(run_spec, out, workers=1, progress=False)
+    assert (out / "quarantine" / "hands" / folder / victim.name).exists()
+    assert victim.stat().st_size > 0
+
+
+@pytest.mark.parametrize("how,says", [("truncated", "damaged"), ("garbage", "damaged"), ("empty", "damaged"),
+                                      ("wins-truncated", "damaged"),
+                                      ("misnamed", "not the chunk its name says")])
+def test_report_and_query_on_a_broken_file_give_one_line_naming_it(clean, tmp_path, capsys, how, says):
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    victim = _damage(out, how)
+    _report_and_query_refuse(out, capsys, str(victim), says=says)
+
+
+def test_report_and_query_refuse_a_chunk_of_another_run_in_a_variant(clean, fake, tmp_path, capsys):
+    other = tmp_path / "other"
+    runner.run(spec(seed=8), other, workers=1, progress=False)
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    stray = sorted((other / PART).glob("*.parquet"))[0]
+    shutil.copy(stray, out / PART / stray.name)
+    _report_and_query_refuse(out, capsys, stray.name, says="chunks of two different runs")
+
+
+def test_report_and_query_refuse_overlapping_chunks(clean, fake, tmp_path, capsys):
+    """Same run identity, another chunk size: each file is what its name says, but hands
+    800..2399 would be counted twice."""
+    other = tmp_path / "other"
+    runner.run(spec(chunk=1600), other, workers=1, progress=False)
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    wide = sorted((other / PART).glob("*.parquet"))[1]      # hands 1600..3199
+    shutil.copy(wide, out / PART / wide.name)
+    _report_and_query_refuse(out, capsys, wide.name, says="overlaps")
 
 
 def test_a_second_seed_without_the_manifest_is_refused_not_mixed(clean, tmp_path, capsys):

@@ -950,6 +950,8 @@ cdef class TableView:
     def builtin(self, str name):
         """The answer the built-in player `name` gives to the pending question."""
         self._check()
+        if name not in PLAYERS:
+            raise ValueError(f"view.builtin: unknown built-in player {name!r} (built-ins: {', '.join(PLAYERS)})")
         cdef int code = PLAYERS.index(name)
         cdef int t = -1, action
         if self.ask == ASK_WIN:

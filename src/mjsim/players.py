@@ -9,9 +9,10 @@ Each method receives a `TableView` of the live hand, valid only during the call:
 `view.seat`, `view.dealer`, `view.hand` (34 counts), `view.melds` (per seat), `view.discards`
 (per seat), `view.seen` (visible copies per kind), `view.wall_left`, `view.scores`,
 `view.shanten()` (wilds as wilds), `view.drawn` (on a turn: the tile just drawn), and
-`view.builtin(name)`: the answer the built-in player `name` ("random", "greedy") gives to
-the pending question, with the same effect on the hand's random stream, so
-`Builtin("greedy")` plays exactly like the native "greedy".
+`view.builtin(name)`: the answer the built-in player `name` ("random", "greedy",
+"greedy_v1", "ev" with its default options; `mjsim._game.PLAYERS` lists them) gives to the
+pending question, with the same effect on the hand's random stream, so `Builtin("greedy")`
+plays exactly like the native "greedy" (and `Builtin("ev")` like "ev").
 
 Anhua (RULES §3) adds `view.wild_indicator` (the turned-up kind), `view.wilds` (the two
 wild kinds) and `view.locked` (per seat, locked after a 補章).  Its decisions use the same

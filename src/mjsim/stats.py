@@ -267,22 +267,23 @@ SUMMARY_MEMORY = "512MB"
 
 
 def _dataset_tables(root: str | Path, directory: Path) -> list[str]:
-    """The tables of a dataset (hands, wins and, from schema 2 on, payments), each of its
-    Parquet files checked first: one line naming a damaged file, not a DuckDB traceback."""
-    from mjsim.runner import chunk_file_problem
+    """The tables of a dataset (hands, wins and, from schema 2 on, payments), each
+    variant's Parquet files checked first (runner.partition_problem): one line naming a
+    damaged, misnamed or foreign file, not a DuckDB traceback or hands counted twice."""
+    from mjsim.runner import partition_problem
 
     present = []
     for table in ("hands", "wins", "payments"):
-        files = sorted((directory / table).glob("variant=*/*.parquet"))
-        if files:
+        parts = sorted(p for p in (directory / table).glob("variant=*") if p.is_dir())
+        files = {part: sorted(part.glob("*.parquet")) for part in parts}
+        if any(files.values()):
             present.append(table)
         elif table != "payments":   # older datasets have no payments table
             raise ValueError(f"{root} holds no mjsim dataset (no {table}/variant=*/*.parquet files)")
-        for f in files:
-            problem = chunk_file_problem(f)
+        for part in parts:
+            problem = partition_problem(files[part], table)
             if problem:
-                raise ValueError(f"{f} is damaged ({problem}): move it away, or resume the run "
-                                 f"that made {root} to redo it")
+                raise ValueError(f"{problem}: move it away, or resume the run that made {root} to redo it")
     return present
 
 
@@ -315,7 +316,8 @@ def connect(root: str | Path, memory_limit: str | None = None):
     this from being SET back. (COPY, EXPORT or ATTACH into DIR itself are still possible
     on this connection: `query()` accepts one SELECT statement only.) Temporary spill files
     go to the system's temporary directory. Every Parquet file of DIR is checked to be a
-    whole Parquet file first: a truncated or overwritten one is a ValueError naming it.
+    whole chunk of one run, named as its footer says (runner.partition_problem): a bad one
+    is a ValueError naming it.
     """
     root = Path(root)
     if not root.is_dir():
