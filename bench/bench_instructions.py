@@ -14,6 +14,7 @@ script refuses a debug build.  Nothing is written outside a temporary directory.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -46,7 +47,11 @@ def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
     out = workdir / "callgrind.out"
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", CHILD,
            game, player, str(hands)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    # OpenBLAS's idle worker threads spin for a varying number of instructions (millions per
+    # run, several thousand per hand at N = 1,000), and string hashing varies the
+    # interpreter's own work: one thread and a fixed hash seed make the counts repeat
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
         raise SystemExit(f"callgrind run failed for {game} 4x {player} ({hands} hands):\n{tail}")
