@@ -4,6 +4,7 @@ import pytest
 
 from mjsim import game
 from mjsim.rules import Rules
+from mjsim.players import Builtin
 
 
 @pytest.mark.parametrize("rules_name", ["wanzai", "anhua"])
@@ -120,3 +121,20 @@ def test_play_records_the_same_payments_claims_and_turns(rules_name):
 def test_default_simulate_chunk_still_returns_two_tables():
     out = game.simulate_chunk(Rules.load("wanzai"), ("random",) * 4, seed=1, start=0, count=10)
     assert len(out) == 2
+
+
+def test_play_reuses_one_built_in_game_per_rules_and_players():
+    """game.play caches the native game of built-in players (issue 8 item 5); another rules
+    object or other players get their own, so a cached game never plays the wrong rules."""
+    rules = Rules.load("wanzai")
+    doubled = rules.with_overrides(base=2)
+    players = ("greedy",) * 4
+    plain = [game.play(rules, 3, i, players, log=False) for i in range(6)]
+    twice = [game.play(doubled, 3, i, players, log=False) for i in range(6)]
+    assert [h.deltas for h in twice] == [tuple(2 * d for d in h.deltas) for h in plain]
+    assert any(any(h.deltas) for h in plain)
+    assert game._native(rules, players) is game._native(rules, list(players))
+    assert game._native(rules, players) is not game._native(doubled, players)
+    assert game._native(rules, players) is not game._native(rules, ("random",) * 4)
+    python_seat = (Builtin("greedy"), "greedy", "greedy", "greedy")
+    assert game._native(rules, python_seat) is not game._native(rules, python_seat)

@@ -8,6 +8,7 @@ loop (`_game.pyx`) trusts its inputs.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Sequence
@@ -154,6 +155,21 @@ def _native(rules: Rules, players) -> _game.NativeGame:
         raise ValueError(f"players must be a sequence of 4 player names, got {players!r}")
     if len(players) != 4:
         raise ValueError(f"players must name exactly 4 players (one per seat), got {len(players)}")
+    # a Python player keeps per-call state in its NativeGame, and a model file may change
+    # between calls: only built-in names without a model file share a cached game
+    if all(isinstance(p, str) and "model=" not in p for p in players):
+        return _cached_native(rules, tuple(players))
+    return _build_native(rules, players)
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_native(rules: Rules, players: tuple[str, ...]) -> _game.NativeGame:
+    """game.play is called hand by hand from Python loops: building the configuration was
+    most of a random hand's cost there."""
+    return _build_native(rules, players)
+
+
+def _build_native(rules: Rules, players) -> _game.NativeGame:
     codes = []
     opts = [evplayer.player_opts(rules.game)] * 4   # Builtin("ev") in a Python seat reads these
     for i, player in enumerate(players):

@@ -11,6 +11,7 @@ N_KINDS = 34
 SUITS = "mps"
 HONOR_NAMES = "東南西北中發白"
 SUIT_NAMES = "萬筒索"
+_ASCII_NAMES = tuple(f"{k - 26}z" if k >= 27 else f"{k % 9 + 1}{SUITS[k // 9]}" for k in range(N_KINDS))
 
 _CHINESE_SUITS = {"萬": "m", "万": "m", "筒": "p", "索": "s", "条": "s", "條": "s"}
 _CHINESE_HONORS = {
@@ -37,6 +38,8 @@ def check_kind(kind) -> int:
 
 
 def kind_name(kind: int, chinese: bool = False) -> str:
+    if type(kind) is int and 0 <= kind < N_KINDS and not chinese:
+        return _ASCII_NAMES[kind]     # the common case, without check_kind's ABC checks
     kind = check_kind(kind)
     if kind >= 27:
         return HONOR_NAMES[kind - 27] if chinese else f"{kind - 26}z"
@@ -104,14 +107,18 @@ def format_tiles(kinds: Iterable[int], chinese: bool = False, sort: bool = True)
     ks = sorted(kinds) if sort else list(kinds)
     if chinese:
         return "".join(kind_name(k, True) for k in ks)
+    if all(type(k) is int for k in ks) and (not ks or (min(ks) >= 0 and max(ks) < N_KINDS)):
+        names = [_ASCII_NAMES[k] for k in ks]
+    else:
+        names = [kind_name(k) for k in ks]        # raises the error naming a bad kind
     out: list[str] = []
     run_suit = None
-    for k in ks:
-        name = kind_name(k)
-        if run_suit is not None and name[1] != run_suit:
-            out.append(run_suit)
+    for name in names:
+        if name[1] != run_suit:
+            if run_suit is not None:
+                out.append(run_suit)
+            run_suit = name[1]
         out.append(name[0])
-        run_suit = name[1]
     if run_suit is not None:
         out.append(run_suit)
     return "".join(out)
