@@ -49,7 +49,8 @@ for pyx in sorted(Path("src/mjsim").glob("_*.pyx")):
             f"mjsim.{pyx.stem}",
             [str(pyx)],
             include_dirs=[numpy.get_include(), "src/mjsim"],
-            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+            + ([("MJSIM_DEBUG", "1")] if DEBUG else []),   # native self-checks (_seat.h)
             extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
         )
     )

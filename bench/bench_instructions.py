@@ -47,8 +47,9 @@ def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
     out = workdir / "callgrind.out"
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", CHILD,
            game, player, str(hands)]
-    # numpy's OpenBLAS thread pool spins while idle and callgrind counts every thread: one
-    # thread (and a fixed hash seed) make the counts repeat run to run
+    # OpenBLAS's idle worker threads spin for a varying number of instructions (millions per
+    # run, several thousand per hand at N = 1,000), and string hashing varies the
+    # interpreter's own work: one thread and a fixed hash seed make the counts repeat
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:

@@ -18,8 +18,8 @@ DEFAULT_RULES = {
     ("wanzai", "random"): "59be1e57d242e8d7950d528f143624d6635d0200d86687de9d1114b080c0d351",
     ("wanzai", "greedy"): "69595f41223d3cc7c9e9696566238b5bb0652324083a8b6f7cdefe706afc9a4c",
     ("wanzai", "greedy_v1"): "8950ef2bac59d8a69589a0a8240e4fb621fab1be27dc9a7e22c5e73112f8dd88",
-    ("wanzai", "ev"): "d4d2dfe495a065ac68b2ca53df92bdcd4c86774d4237c927740038103c9a3e7d",
-    ("wanzai", "mixed"): "49d7cdee0049962feaa19542537ae5e7c70b1382f50149fce608ed87e8b88c73",
+    ("wanzai", "ev"): "13f4115212cc4ed5a66708c3fd8f974f4e405def31e3813e37019518f7044bfe",
+    ("wanzai", "mixed"): "ebd145964909afc475419e2928f8287478a3f2c2ef7baa3e4b538bfa92d728b4",
     ("anhua", "random"): "4504e059918a17a5af208e4d998d9939c217b9a79993bced4ae011e75d1ad1a1",
     ("anhua", "greedy"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
     ("anhua", "greedy_v1"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
@@ -35,7 +35,7 @@ VARIANT_OVERRIDES = {
                   added_kong_on_draw_only=False, buzhang_tiles=2, birds=2, kong_min_wall=0),
 }
 VARIANT_RULES = {
-    ("wanzai", "mixed"): "fc62d4783fd2fab539f9124e112162973ba9888abd00c374f7a4029de0487f9d",
+    ("wanzai", "mixed"): "98ee358fed88aa0650b5c45a553a7570eaa14ef808534d28cb6859441e84de99",
     ("wanzai", "greedy"): "fcddf2c71e6151f76b374584f18e3342d5af5055637d850b38994b88d99eceaf",
     ("anhua", "mixed"): "fa4a609e8f214f4433be9dc5bf2b2cbbae562cdcd2c77130c390379216a1a173",
     ("anhua", "greedy"): "e8f7a0c6865ccdf3e597de19483feab871628be8678b246f4858950a8fd15656",

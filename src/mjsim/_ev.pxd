@@ -11,12 +11,18 @@ cdef enum:
     OPT_SELF_SHARE = 3      # share of wins that are self-draws (fitted)
     OPT_LOSS = 4            # mean deal-in loss in units of the standard form's discard value
     OPT_MIX = 5             # weight of the forms other than the best one in a hand's EV
+    OPT_DANGER = 6          # danger model: 0 the count logistic and 20-cell wait table below,
+                            #   1 feature logistics (tenpai: N_TEN_F numbers at OPT_TENPAI and
+                            #   OPT_TENPAI_HI; wait: N_WAIT_F at OPT_WAIT), see danger_x
     OPT_WIN = 8             # win model: logit = a[d] + b[d] log1p(u) + c[d] L/100 (+ e self-only)
     N_WIN_D = 6             #   d = shanten 0..5 (5 = five or more), 3 numbers each
     OPT_WIN_SELF_ONLY = 26
-    OPT_TENPAI = 28         # opponent tenpai: logit = t0 + t1 discards + t2 melds
-    OPT_WAIT = 32           # P(a tenpai opponent wins on the tile), 20 cells:
+    OPT_TENPAI = 28         # opponent tenpai: logit = t0 + t1 discards + t2 melds (model 0)
+    OPT_WAIT = 32           # P(a tenpai opponent wins on the tile), 20 cells (model 0):
                             #   [honor 0/1][in its discards 0/1][copies visible 0..4]
+    N_TEN_F = 8             # model 1: tenpai features (4 at OPT_TENPAI, 4 at OPT_TENPAI_HI)
+    N_WAIT_F = 20           # model 1: wait features (at OPT_WAIT)
+    OPT_TENPAI_HI = 60
     OPT_FORM = 52           # per form (standard, pairs, 十三爛, 清一色): the win model's logit
                             #   for that form is intercept + slope x the base logit
 

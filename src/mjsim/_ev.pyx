@@ -268,15 +268,174 @@ cdef double eval13(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
 
 # ================================================================ danger
 
+ctypedef struct Opp:
+    uint8_t gen[34]             # kinds in the opponent's pool (its discards nobody claimed)
+    int suit_pool[4]            # pool tiles per suit (3: honours)
+    int pool_n
+
+
+cdef void opp_info(const SeatState* q, Opp* oi) noexcept nogil:
+    cdef int j, k
+    memset(oi, 0, sizeof(Opp))
+    oi.pool_n = q.n_discards
+    for j in range(q.n_discards):
+        k = q.discards[j]
+        oi.gen[k] = 1
+        oi.suit_pool[k // 9 if k < 27 else 3] += 1
+
+
+cdef void tenpai_x(const SeatState* q, const Opp* oi, int live, double* x) noexcept nogil:
+    """Model-1 features of "this opponent is ready" (what any seat can see)."""
+    cdef int j, k, mid = 0, hon = 0, term = 0
+    for j in range(q.n_discards):
+        k = q.discards[j]
+        if k >= 27:
+            hon += 1
+        elif k % 9 == 0 or k % 9 == 8:
+            term += 1
+        if j >= q.n_discards - 3:
+            mid += k < 27 and 2 <= k % 9 <= 6
+    x[0] = 1
+    x[1] = q.n_discarded * 0.1
+    x[2] = q.n_melds
+    x[3] = live * 0.01
+    x[4] = mid
+    x[5] = hon
+    x[6] = term
+    x[7] = x[1] * x[1]
+
+
+cdef inline double vis_of(const HandState* st, const SeatState* p, int k) noexcept nogil:
+    return 4 - available(st, p, k)
+
+
+cdef void wait_x(const HandState* st, const SeatState* p, const SeatState* q, const Opp* oi,
+                 int k, double* x) noexcept nogil:
+    """Model-1 features of "a ready opponent wins on k": the tile's class, the opponent's
+    pool around it, its melds' suits, and the copies of k and its neighbours in sight."""
+    cdef int r, g, i, a, b, n_other
+    cdef double v = vis_of(st, p, k), o
+    memset(x, 0, N_WAIT_F * sizeof(double))
+    x[0] = 1
+    x[5] = oi.gen[k]
+    x[6] = v * 0.25
+    x[7] = v >= 4
+    x[17] = q.n_melds
+    if k < 27:
+        r = k % 9
+        g = k // 9
+        x[3] = r == 0 or r == 8
+        x[4] = r == 1 or r == 7
+        for i in range(1, 4):
+            a = oi.gen[k - i] if r - i >= 0 else 0
+            b = oi.gen[k + i] if r + i <= 8 else 0
+            x[7 + i] = a or b
+        x[11] = (q.mi.suit_mask >> g) & 1
+        x[12] = oi.suit_pool[g] / (<double>oi.pool_n if oi.pool_n > 0 else 1.0)
+        x[18] = oi.suit_pool[g] == 0
+        for i in range(1, 3):
+            o = 0
+            if r - i >= 0:
+                o += vis_of(st, p, k - i)
+            if r + i <= 8:
+                o += vis_of(st, p, k + i)
+            x[14 + i] = o * 0.125
+    else:
+        a, b = (27, 31) if k < 31 else (31, 34)
+        x[1] = k < 31
+        x[2] = k >= 31
+        x[14] = (q.mi.suit_mask >> 3) & 1
+        o = 0
+        n_other = 0
+        for i in range(a, b):
+            x[13] += oi.gen[i]
+            if i != k:
+                o += vis_of(st, p, i)
+                n_other += 1
+        x[19] = o / (4.0 * n_other)
+
+
+cdef void opp_base(const SeatState* q, const Opp* oi, const double* w, double* zg) noexcept nogil:
+    """The part of the wait logit w . wait_x that depends only on the opponent and the
+    tile's group (0..2 suits, 3 winds, 4 dragons): computed once per opponent, so that each
+    kind adds only its own terms (wait_z)."""
+    cdef int g, i, winds = 0, dragons = 0
+    cdef double z0 = w[0] + w[17] * q.n_melds, hon = w[14] * ((q.mi.suit_mask >> 3) & 1)
+    for g in range(3):
+        zg[g] = (z0 + w[11] * ((q.mi.suit_mask >> g) & 1)
+                 + w[12] * oi.suit_pool[g] / (<double>oi.pool_n if oi.pool_n > 0 else 1.0)
+                 + w[18] * (oi.suit_pool[g] == 0))
+    for i in range(27, 31):
+        winds += oi.gen[i]
+    for i in range(31, 34):
+        dragons += oi.gen[i]
+    zg[3] = z0 + w[1] + w[13] * winds + hon
+    zg[4] = z0 + w[2] + w[13] * dragons + hon
+
+
+cdef inline double wait_z(const HandState* st, const SeatState* p, const Opp* oi,
+                          const double* w, const double* zg, int k) noexcept nogil:
+    """w . wait_x(k), from opp_base's per-group part plus the kind's own terms."""
+    cdef int r, i, a, b
+    cdef double v = vis_of(st, p, k), z, o
+    z = w[5] * oi.gen[k] + w[6] * v * 0.25 + w[7] * (v >= 4)
+    if k < 27:
+        r = k % 9
+        z += zg[k // 9]
+        if r == 0 or r == 8:
+            z += w[3]
+        elif r == 1 or r == 7:
+            z += w[4]
+        for i in range(1, 4):
+            a = oi.gen[k - i] if r - i >= 0 else 0
+            b = oi.gen[k + i] if r + i <= 8 else 0
+            if a or b:
+                z += w[7 + i]
+        for i in range(1, 3):
+            o = 0
+            if r - i >= 0:
+                o += vis_of(st, p, k - i)
+            if r + i <= 8:
+                o += vis_of(st, p, k + i)
+            z += w[14 + i] * o * 0.125
+        return z
+    if k < 31:
+        o = vis_of(st, p, 27) + vis_of(st, p, 28) + vis_of(st, p, 29) + vis_of(st, p, 30) - v
+        return z + zg[3] + w[19] * o / 12.0
+    o = vis_of(st, p, 31) + vis_of(st, p, 32) + vis_of(st, p, 33) - v
+    return z + zg[4] + w[19] * o / 8.0
+
+
+cdef inline double logistic(const double* w, const double* x, int n) noexcept nogil:
+    cdef int i
+    cdef double z = 0
+    for i in range(n):
+        z += w[i] * x[i]
+    return 1.0 / (1.0 + exp(-z))
+
+
+cdef double tenpai_p(const Ctx* c, const SeatState* q, const Opp* oi) noexcept nogil:
+    cdef double x[N_TEN_F]
+    cdef double w[N_TEN_F]
+    tenpai_x(q, oi, c.live, x)
+    memcpy(w, c.o + OPT_TENPAI, 4 * sizeof(double))
+    memcpy(w + 4, c.o + OPT_TENPAI_HI, 4 * sizeof(double))
+    return logistic(w, x, N_TEN_F)
+
+
 cdef void compute_danger(Ctx* c) noexcept nogil:
-    """risk[k], cost[k] of discarding k, from each opponent's tenpai chance (its discards
-    and melds) and the chance a tenpai seat waits on k (honor or not, k in its own
-    discards, copies of k this seat can see)."""
+    """risk[k], cost[k] of discarding k, from each opponent's tenpai chance and the chance a
+    ready seat waits on k.  Model 0: tenpai from its discard and meld counts, the wait from
+    a table (honor or not, k in its own discards, copies of k this seat can see).  Model 1:
+    both from feature logistics (tenpai_x, wait_x), for the kinds in this seat's hand."""
     cdef const double* o = c.o
     cdef const SeatState* q
     cdef int i, j, k, r, n_kinds = 27 if is_anhua(c.st) else 34, vis
+    cdef int model = <int>o[OPT_DANGER]
     cdef uint8_t gen[34]
+    cdef double zg[5]
     cdef double t, loss, w
+    cdef Opp oi
     memset(c.risk, 0, sizeof(c.risk))
     memset(c.cost, 0, sizeof(c.cost))
     c.defend = 0
@@ -285,8 +444,12 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
     for i in range(1, 4):
         r = (c.s + i) & 3
         q = &c.st.seat[r]
+        if model == 1:
+            opp_info(q, &oi)
         if q.locked:
             t = 1.0
+        elif model == 1:
+            t = tenpai_p(c, q, &oi)
         else:
             t = 1.0 / (1.0 + exp(-(o[OPT_TENPAI] + o[OPT_TENPAI + 1] * q.n_discards
                                    + o[OPT_TENPAI + 2] * q.n_melds)))
@@ -298,6 +461,15 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
         else:
             loss = pay(c, c.s, r, c.cfg.ev.base * c.cfg.ev.values[_eval.P_PINGHU][0], True)
         loss *= o[OPT_LOSS]
+        if model == 1:
+            opp_base(q, &oi, o + OPT_WAIT, zg)
+            for k in range(n_kinds):
+                if not c.p.hand[k]:
+                    continue
+                w = t / (1.0 + exp(-wait_z(c.st, c.p, &oi, o + OPT_WAIT, zg, k)))
+                c.risk[k] += w
+                c.cost[k] += w * loss
+            continue
         memset(gen, 0, 34)
         for j in range(q.n_discards):
             gen[q.discards[j]] = 1
@@ -329,7 +501,10 @@ cdef void init_ctx(Ctx* c, HandState* st, int s) noexcept nogil:
 
 
 cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexcept nogil:
-    """The discard from a 3n+2 hand with the highest EV after danger -> that score."""
+    """The discard from a 3n+2 hand with the highest EV after danger -> that score.
+    Candidates: the discards that keep the best shanten, and facing a threat the others,
+    valued 0 (a folding discard: only its danger counts; valuing it by its own EV folded
+    too often and lost in the arena)."""
     cdef int8_t sh_of[34]
     cdef int k, best_sh, best_k = -1
     cdef double v, best = NEG, fold = c.o[OPT_FOLD]
@@ -341,14 +516,14 @@ cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexc
     for k in range(33, -1, -1):
         if not h[k]:
             continue
-        if sh_of[k] <= best_sh + 0:
+        if sh_of[k] <= best_sh:
             h[k] -= 1
             c.st.seen[k] += 1       # the discard becomes visible
             v = eval13(c, h, mi)
             c.st.seen[k] -= 1
             h[k] += 1
         elif c.defend:
-            v = 0                    # a folding discard: only its danger counts
+            v = 0
         else:
             continue
         v = v * (1 - c.risk[k]) - fold * c.cost[k]
@@ -501,3 +676,67 @@ def form_features(int game, bint pair_258, hand, melds, seen, hidden, int indica
     form_stats(&c, st.seat[0].hand, &mi, &F)
     return [(bool(F.ok[f]), F.d[f] if F.ok[f] else None, F.u[f] if F.ok[f] else None)
             for f in range(N_FORMS)], F.jokers
+
+
+cdef void _shim_state(HandState* st, GameConfig* cfg, hand, seen, hidden, opps) except *:
+    """Seat 0 holds `hand`; seats 1..3 are `opps`: (pool kinds in order, discards made,
+    melds, meld suit mask) each."""
+    cdef int k, j, r
+    memset(st, 0, sizeof(HandState))
+    memset(cfg, 0, sizeof(GameConfig))
+    st.cfg = cfg
+    st.indicator = -1
+    st.wild_a = st.wild_b = -1
+    for k in range(34):
+        st.seat[0].hand[k] = hand[k]
+        st.seat[0].hidden[k] = hidden[k]
+        st.seen[k] = seen[k]
+    for r, (pool, n_discarded, n_melds, suit_mask) in enumerate(opps, start=1):
+        for j, k in enumerate(pool):
+            st.seat[r].discards[j] = k
+        st.seat[r].n_discards = len(pool)
+        st.seat[r].n_discarded = n_discarded
+        st.seat[r].n_melds = n_melds
+        st.seat[r].mi.n = n_melds
+        st.seat[r].mi.suit_mask = suit_mask
+
+
+def danger_features(hand, seen, hidden, pool, int n_discarded, int n_melds, int suit_mask, int live):
+    """Model-1 danger features as the player computes them, for the fit and the tests:
+    (tenpai features of the opponent, {kind: wait features} for each kind in `hand`)."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef Opp oi
+    cdef double x[N_WAIT_F]
+    cdef double t[N_TEN_F]
+    cdef int k
+    _shim_state(&st, &cfg, hand, seen, hidden, [(pool, n_discarded, n_melds, suit_mask)])
+    opp_info(&st.seat[1], &oi)
+    tenpai_x(&st.seat[1], &oi, live, t)
+    waits = {}
+    for k in range(34):
+        if hand[k]:
+            wait_x(&st, &st.seat[0], &st.seat[1], &oi, k, x)
+            waits[k] = [x[i] for i in range(N_WAIT_F)]
+    return [t[i] for i in range(N_TEN_F)], waits
+
+
+def seat_risk(opts, hand, seen, hidden, opps, int live):
+    """risk[k] (chance that discarding k deals in) of seat 0 against seats 1..3, as
+    compute_danger gives it under the options row `opts`."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef Ctx c
+    cdef int k
+    _shim_state(&st, &cfg, hand, seen, hidden, opps)
+    for k in range(len(opts)):
+        cfg.player_opts[0][k] = opts[k]
+    memset(&c, 0, sizeof(Ctx))
+    c.st = &st
+    c.cfg = &cfg
+    c.s = 0
+    c.p = &st.seat[0]
+    c.o = &cfg.player_opts[0][0]
+    c.live = live
+    compute_danger(&c)
+    return [c.risk[k] for k in range(34)]

@@ -5,6 +5,7 @@ from mjsim cimport _eval
 from mjsim._eval cimport EvalConfig, MeldInfo
 from mjsim._rng cimport Rng
 from mjsim._wall cimport Wall
+from mjsim._tables cimport Tables
 
 cdef enum:
     N_SEATS = 4
@@ -174,6 +175,14 @@ ctypedef struct SeatState:
     int passed_wins
     uint8_t lock_kind[34]
     int locked                      # Anhua: hand locked after a 補章 without a win
+    # The loop's incremental view of hand[] (_seat.pxd keeps it; players never read it)
+    int32_t gidx[4]                 # table index of each group's counts (3 suits, honors)
+    uint8_t gsum[4]                 # tiles in each group
+    uint32_t gfacts                 # bit 4 * FACT_* + group (_seat.pxd)
+    uint64_t held                   # bit k: hand[k] > 0
+    uint64_t odd                    # bit k: hand[k] is odd
+    uint64_t win_filter             # kinds that might complete the 3n+1 hand ...
+    int filter_ok                   # ... when set (cleared by every change)
 
 ctypedef struct WinRec:
     int winner
@@ -195,6 +204,7 @@ ctypedef struct WinRec:
 
 ctypedef struct HandState:
     const GameConfig* cfg
+    const Tables* tables            # _tables.tables(), for the seats' caches
     Rng rng
     Wall wall
     SeatState seat[4]

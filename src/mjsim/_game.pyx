@@ -60,6 +60,9 @@ from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua, is_wild, 
                           meld_after_call, meld_after_own_kong, take_call_tiles)
 from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
 from mjsim._greedy cimport greedy_turn, greedy_call, useful_tiles, useful_tiles_all
+from mjsim._tables cimport tables
+from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
+                          seat_complete_with, seat_complete_wilds, seat_may_win, seat_verify, MJSIM_CHECK_SEATS)
 
 cnp.import_array()
 
@@ -124,38 +127,19 @@ cdef int find_pung(const SeatState* p, int k) noexcept nogil:
 
 # ================================================================ wins
 
-cdef bint can_win_with(const HandState* st, int s, int tile) noexcept nogil:
-    """Would seat s be complete with `tile` added (a discard or a robbed kong tile)?"""
-    cdef SeatState* p = <SeatState*>&st.seat[s]
-    cdef bint ok
-    p.hand[tile] += 1
-    ok = _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, -1)
-    p.hand[tile] -= 1
-    return ok
+cdef inline bint can_win_with(const HandState* st, int s, int tile) noexcept nogil:
+    """Would seat s be complete with `tile` added (a discard or a robbed kong tile)?
+    Wanzai has no wilds, so face value is the whole answer."""
+    return seat_complete_with(st, s, tile)
 
 
-cdef inline bint face_value_shape(const uint8_t* hand, bint pairs_allowed) noexcept nogil:
-    """A necessary condition for a suited 3n+2 hand to be complete at face value: melds and a
-    pair leave one suit with 2 mod 3 tiles and the others 0 mod 3; seven pairs need every
-    count even.  Rejects most hands before the table lookups (8 counts per word)."""
-    cdef uint64_t w, odd = 0
-    cdef int g, r, n_two = 0
-    for g in range(3):
-        memcpy(&w, hand + 9 * g, 8)
-        odd |= w | hand[9 * g + 8]
-        r = (<int>((w * 0x0101010101010101ULL) >> 56) + hand[9 * g + 8]) % 3
-        if r == 1:
-            return pairs_allowed and not (odd & 0x0101010101010101ULL) and _all_even(hand)
-        n_two += r == 2
-    return n_two == 1 or (pairs_allowed and not (odd & 0x0101010101010101ULL))
-
-
-cdef inline bint _all_even(const uint8_t* hand) noexcept nogil:
-    cdef int k
-    for k in range(27):
-        if hand[k] & 1:
-            return False
-    return True
+cdef bint complete_now(const HandState* st, int s) noexcept nogil:
+    """Is seat s's 3n+2 hand complete (a self-draw; Anhua: every wild a joker)?  Without a
+    wild in hand that is completeness at face value, which the seat's cache answers."""
+    cdef const SeatState* p = &st.seat[s]
+    if st.wild_a >= 0 and p.hand[st.wild_a] + p.hand[st.wild_b] > 0:
+        return seat_complete_wilds(st, s)
+    return seat_complete(st, s)
 
 
 cdef bint can_win_on(const HandState* st, int s, int tile, int context) noexcept nogil:
@@ -175,13 +159,11 @@ cdef bint can_win_on(const HandState* st, int s, int tile, int context) noexcept
             return False
     elif cat > _eval.CAT_DAN:
         return False
-    p.hand[tile] += 1
     if context == _eval.CTX_NONE:
-        # -1: every tile at face value
-        ok = face_value_shape(p.hand, p.mi.n == 0) and _eval.is_complete(&st.cfg.ev, p.hand, &p.mi, -1)
-    else:
-        _eval.evaluate(&st.cfg.ev, p.hand, &p.mi, tile, False, st.indicator, context, &r)
-        ok = r.win
+        return seat_complete_with(st, s, tile)      # every tile at face value
+    p.hand[tile] += 1
+    _eval.evaluate(&st.cfg.ev, p.hand, &p.mi, tile, False, st.indicator, context, &r)
+    ok = r.win
     p.hand[tile] -= 1
     return ok
 
@@ -332,24 +314,19 @@ cdef int list_kongs(HandState* st, int s, int drawn, int source, int* kinds,
     return n
 
 
-cdef int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+cdef inline int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil:
     """Uniform over the distinct discards and the kongs (a locked hand: the drawn tile)."""
     cdef SeatState* p = &st.seat[s]
-    cdef int k, n_held = 0, pick
-    cdef int held[34]
-    if p.locked:
-        held[0] = drawn
-        n_held = 1
-    else:
-        for k in range(34):     # the distinct kinds held, ascending (branch-free)
-            held[n_held] = k
-            n_held += p.hand[k] != 0
+    cdef int n_held = 1 if p.locked else seat_n_held(p), pick
+    if MJSIM_CHECK_SEATS:
+        seat_verify(st.tables, p, s)
     pick = rng_below(&st.rng, n_kongs + n_held)
     if pick < n_kongs:
         tile[0] = kinds[pick]
         return types[pick]
-    tile[0] = held[pick - n_kongs]
+    # the distinct kinds held, ascending
+    tile[0] = drawn if p.locked else seat_held_kind(p, pick - n_kongs)
     return ACT_DISCARD
 
 
@@ -364,7 +341,7 @@ cdef int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noe
     return builtin_turn(st, s, st.cfg.players[s], n, kinds, types, drawn, tile)
 
 
-cdef int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
+cdef inline int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
                       const int* types, int drawn, int* tile) noexcept nogil:
     if player == PLAYER_RANDOM:
         return random_turn(st, s, n_kongs, kinds, types, drawn, tile)
@@ -395,7 +372,8 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
     """Pung / exposed kong from anyone; chow only from 上家 (honor runs with honor_chow).
     Anhua: the exposed kong under the tenpai and wall rules; a locked hand calls nothing."""
     cdef const uint8_t* h = st.seat[s].hand
-    cdef int n = 0, a, b, lo, r
+    cdef int n = 0, a, b, lo
+    cdef uint64_t need
     if st.seat[s].locked:
         return 0
     if h[tile] >= 2:
@@ -412,11 +390,10 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
             # the run a, a+1, a+2 inside the suit, using the two tiles other than `tile`
             if a < lo or a + 2 > lo + 8:
                 continue
-            r = 0
-            for b in range(a, a + 3):
-                if b != tile and h[b] == 0:
-                    r = 1
-            if r:
+            need = ((<uint64_t>7) << a) & ~((<uint64_t>1) << tile)
+            if MJSIM_CHECK_SEATS:
+                seat_verify(st.tables, &st.seat[s], s)
+            if st.seat[s].held & need != need:
                 continue
             calls[n].type = CALL_CHOW
             calls[n].a = a if a != tile else a + 1
@@ -477,6 +454,7 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     cdef int s, i, d, dealer = session.dealer, n = cfg.n_tiles
     memset(st, 0, sizeof(HandState))
     st.cfg = cfg
+    st.tables = tables()
     st.events = events
     st.dealer = dealer
     st.last_drawer = -1
@@ -503,8 +481,7 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     wall_deal(&st.wall, dealer, dealt)
     memcpy(st.opening, dealt, sizeof(dealt))
     for s in range(4):
-        for i in range(14 if s == dealer else 13):
-            st.seat[s].hand[dealt[s][i]] += 1
+        seat_deal(st.tables, &st.seat[s], dealt[s], 14 if s == dealer else 13)
     if cfg.game == _eval.GAME_ANHUA:
         # RULES §3.1: the next live tile is turned up and set aside (never drawn)
         st.indicator = draw_live(&st.wall)
@@ -517,7 +494,7 @@ cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
     cdef int t = draw_replacement(&st.wall) if replacement else draw_live(&st.wall)
     if t < 0:
         return -1
-    st.seat[s].hand[t] += 1
+    seat_change(st.tables, &st.seat[s], t, 1)
     st.draws += 1
     st.live_draws += not replacement
     st.last_drawer = s
@@ -527,7 +504,7 @@ cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
 
 cdef void discard_tile(HandState* st, int s, int t, int buzhang) noexcept nogil:
     cdef SeatState* p = &st.seat[s]
-    p.hand[t] -= 1
+    seat_change(st.tables, p, t, -1)
     if p.n_discards < MAX_DISCARDS:
         p.discards[p.n_discards] = t
         p.n_discards += 1
@@ -563,7 +540,9 @@ cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nog
     cdef int i, q
     for i in range(1, 4):
         q = (discarder + i) & 3
-        if ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE):
+        # a discard win is a face-value completion (both games), which the seat's filter
+        # rules out for most tiles without a call
+        if not seat_may_win(st, q, t) or ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE):
             continue
         if takes_win(st, q, t, WIN_DISCARD):
             discard_win(st, q, t, discarder, _eval.CTX_NONE)
@@ -589,6 +568,11 @@ cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken) noexcep
             if pick >= 0:
                 taken[0] = calls[pick]
                 return q
+    # 下家 can call only with two of t or a neighbour of t in hand (no call: no question)
+    if MJSIM_CHECK_SEATS:
+        seat_verify(st.tables, &st.seat[chow_seat], chow_seat)
+    if st.seat[chow_seat].hand[t] < 2 and t < 27 and not (((st.seat[chow_seat].held << 2) >> t) & 0b11011):
+        return -1
     n = list_calls(st, chow_seat, t, discarder, calls)
     pick = choose_call(st, chow_seat, t, calls, n)
     if pick >= 0:
@@ -602,19 +586,19 @@ cdef void apply_call(HandState* st, int q, int t, int discarder, const Call* c) 
     take_from_pool(st, discarder)   # the tile moves to the meld; it stays counted in seen
     st.claims[q] += 1
     if c.type == CALL_PUNG:
-        p.hand[t] -= 2
+        seat_change(st.tables, p, t, -2)
         st.seen[t] += 2
         add_meld(p, MELD_PUNG, t, t, t, -1, discarder)
         log_event(st, EV_PUNG, q, t, discarder, 0)
     elif c.type == CALL_KONG:
-        p.hand[t] -= 3
+        seat_change(st.tables, p, t, -3)
         st.seen[t] += 3
         add_meld(p, MELD_EXPOSED_KONG, t, t, t, t, discarder)
         log_event(st, EV_KONG, q, t, KONG_EXPOSED, discarder)
         pay_kong(st, q, KONG_EXPOSED, discarder)
     else:
-        p.hand[c.a] -= 1
-        p.hand[c.b] -= 1
+        seat_change(st.tables, p, c.a, -1)
+        seat_change(st.tables, p, c.b, -1)
         st.seen[c.a] += 1
         st.seen[c.b] += 1
         add_meld(p, MELD_CHOW, min3(c.a, c.b, t), c.a + c.b + t - min3(c.a, c.b, t) - max3(c.a, c.b, t),
@@ -624,7 +608,7 @@ cdef void apply_call(HandState* st, int q, int t, int discarder, const Call* c) 
 
 cdef void declare_concealed_kong(HandState* st, int s, int k) noexcept nogil:
     cdef SeatState* p = &st.seat[s]
-    p.hand[k] -= 4
+    seat_change(st.tables, p, k, -4)
     p.hidden[k] += 4
     add_meld(p, MELD_CONCEALED_KONG, k, k, k, k, -1)
     log_event(st, EV_KONG, s, k, KONG_CONCEALED, -1)
@@ -634,7 +618,7 @@ cdef void declare_concealed_kong(HandState* st, int s, int k) noexcept nogil:
 cdef void declare_added_kong(HandState* st, int s, int k) noexcept nogil:
     cdef SeatState* p = &st.seat[s]
     cdef int i = find_pung(p, k)
-    p.hand[k] -= 1
+    seat_change(st.tables, p, k, -1)
     st.seen[k] += 1
     p.melds[i].kind = MELD_ADDED_KONG
     p.melds[i].tiles[3] = k
@@ -685,7 +669,7 @@ cdef int buzhang(HandState* st, int s) noexcept nogil:
         p.hand[t] -= 1
     if best >= 0:
         if takes_win(st, s, tiles[best], WIN_GANGSHANGHUA):
-            p.hand[tiles[best]] += 1
+            seat_change(st.tables, p, tiles[best], 1)
             self_draw_win(st, s, tiles[best], _eval.CTX_GANGSHANGHUA)
             for i in range(m):
                 if i != best:
@@ -696,7 +680,7 @@ cdef int buzhang(HandState* st, int s) noexcept nogil:
             return 1
     # no win: all are discarded in order; they can only be won on
     for i in range(m):
-        p.hand[tiles[i]] += 1
+        seat_change(st.tables, p, tiles[i], 1)
         discard_tile(st, s, tiles[i], 1)
     p.locked = 1
     log_event(st, EV_LOCKED, s, -1, 0, 0)
@@ -813,7 +797,7 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
         return
     for guard in range(1000):   # a hand has at most ~140 turns; the bound only guards bugs
         # ---- seat s holds 3n+2 tiles
-        if source != SRC_CLAIM and _eval.is_complete(&cfg.ev, st.seat[s].hand, &st.seat[s].mi, st.indicator) \
+        if source != SRC_CLAIM and complete_now(st, s) \
                 and takes_win(st, s, drawn, WIN_SELF_DRAW):
             self_draw_win(st, s, drawn,
                           _eval.CTX_GANGSHANGHUA if source == SRC_REPLACEMENT else _eval.CTX_NONE)
@@ -1369,6 +1353,31 @@ cdef class NativeGame:
         if payments:
             return hands, wins, {k: v[:n_pay] for k, v in pays.items()}
         return hands, wins
+
+
+SEAT_CHECKS = bool(MJSIM_CHECK_SEATS)    # a debug build checks each seat's cache at every use
+
+
+def _probe_stale_seat():
+    """Test shim: deal seat 0 a tenpai hand, change its concealed hand behind its cache's
+    back (as a missed seat_change would) and ask the win check.  A build with SEAT_CHECKS
+    aborts the process with a message; another returns the stale answer."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef uint8_t tiles[13]
+    cdef int i
+    memset(&st, 0, sizeof(HandState))
+    memset(&cfg, 0, sizeof(GameConfig))
+    cfg.game = _eval.GAME_WANZAI
+    cfg.ev.game = _eval.GAME_WANZAI
+    st.cfg = &cfg
+    st.tables = tables()
+    for i, t in enumerate((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)):
+        tiles[i] = t
+    seat_deal(st.tables, &st.seat[0], tiles, 13)
+    st.seat[0].hand[12] -= 1
+    st.seat[0].hand[13] += 1
+    return bool(seat_may_win(&st, 0, 12) and seat_complete_with(&st, 0, 12))
 
 
 def _pay_arrays(Py_ssize_t n):

@@ -51,7 +51,8 @@ def _form_of(game_name: str, pattern: int, props: int) -> int:
 
 
 class _Seat:
-    __slots__ = ("hand", "meld_counts", "n_melds", "chow", "ckong", "suit_mask", "hidden", "pool")
+    __slots__ = ("hand", "meld_counts", "n_melds", "chow", "ckong", "suit_mask", "hidden", "pool",
+                 "n_discarded")
 
     def __init__(self, tiles):
         self.hand = [0] * 34
@@ -63,6 +64,7 @@ class _Seat:
         self.suit_mask = 0
         self.hidden = [0] * 34
         self.pool: list[int] = []
+        self.n_discarded = 0
 
     def meld(self, tiles, chow=False, ckong=False):
         self.n_melds += 1
@@ -76,18 +78,14 @@ class _Seat:
         return (self.n_melds, self.chow, self.ckong, self.suit_mask, self.meld_counts)
 
 
-def _records(rules: Rules, raw: dict, cfg, face_cfg):
-    """(win rows, tenpai rows, wait rows) of one logged hand."""
+def _replay(rules: Rules, raw: dict):
+    """Walk one logged hand; yields (s, t, aux, seats, seen, live) at every discard, before
+    it is made (seat s still holds t), then applies it."""
     anhua = rules.game == "anhua"
     n_tiles = 108 if anhua else 136
     seats = [_Seat(raw["opening"][s]) for s in range(4)]
     seen = [0] * 34
     live = n_tiles - 53
-    indicator = raw["indicator"]
-    wilds = tuple(raw["wilds"])
-    winners = {w[0]: _form_of(rules.game, w[3], w[4]) for w in raw["wins"] if w[7] != WIN_INSTANT}
-    qys_winners = {w[0] for w in raw["wins"] if (w[4] >> PR_QINGYISE) & 1}
-    win_rows, tenpai_rows, wait_rows = [], [], []
     for etype, s, t, aux, value in raw["events"]:
         if etype == EV_INDICATOR:
             seen[t] += 1
@@ -128,34 +126,104 @@ def _records(rules: Rules, raw: dict, cfg, face_cfg):
                 p.hidden[t] += 4
                 p.meld([t] * 4, ckong=True)
         elif etype == EV_DISCARD:
+            yield s, t, aux, seats, seen, live
             p = seats[s]
-            vis = min(4, seen[t] + p.hand[t] + p.hidden[t])
             p.hand[t] -= 1
             seen[t] += 1
-            if aux == 0:
-                forms, jokers = _ev.form_features(int(anhua), rules.get("pair_258", False), p.hand,
-                                                  p.info(), seen, p.hidden, indicator)
-                row = [live, int(jokers > 0)]
-                for f, (ok, d, u) in enumerate(forms):
-                    row += [int(ok), d or 0, u or 0, int(winners.get(s, -1) == f or
-                                                         (f == F_QYS and s in qys_winners))]
-                win_rows.append(row)
-                for i in range(1, 4):
-                    o = (s + i) & 3
-                    q = seats[o]
-                    sh_o = _core.shanten_hand(cfg, q.hand, q.info(), indicator)
-                    tenpai_rows.append((len(q.pool), q.n_melds, int(sh_o <= 0)))
-                    if sh_o == 0:
-                        q.hand[t] += 1
-                        if anhua:
-                            cat_ok = _core_category(q.hand, wilds) <= 1
-                            hit = cat_ok and _core.shanten_hand(face_cfg, q.hand, q.info(), -1) == -1
-                        else:
-                            hit = _core.shanten_hand(cfg, q.hand, q.info(), indicator) == -1
-                        q.hand[t] -= 1
-                        wait_rows.append((int(t >= 27), int(t in q.pool), vis, int(hit)))
+            p.n_discarded += 1
             p.pool.append(t)   # a 補章 tile (aux 1) was put in the hand at EV_BUZHANG
+
+
+def _records(rules: Rules, raw: dict, cfg, face_cfg):
+    """(win rows, tenpai rows, wait rows) of one logged hand."""
+    anhua = rules.game == "anhua"
+    indicator = raw["indicator"]
+    wilds = tuple(raw["wilds"])
+    winners = {w[0]: _form_of(rules.game, w[3], w[4]) for w in raw["wins"] if w[7] != WIN_INSTANT}
+    qys_winners = {w[0] for w in raw["wins"] if (w[4] >> PR_QINGYISE) & 1}
+    win_rows, tenpai_rows, wait_rows = [], [], []
+    for s, t, aux, seats, seen, live in _replay(rules, raw):
+        p = seats[s]
+        vis = min(4, seen[t] + p.hand[t] + p.hidden[t])
+        if aux != 0:
+            continue
+        p.hand[t] -= 1
+        seen[t] += 1
+        forms, jokers = _ev.form_features(int(anhua), rules.get("pair_258", False), p.hand,
+                                          p.info(), seen, p.hidden, indicator)
+        row = [live, int(jokers > 0)]
+        for f, (ok, d, u) in enumerate(forms):
+            row += [int(ok), d or 0, u or 0, int(winners.get(s, -1) == f or
+                                                 (f == F_QYS and s in qys_winners))]
+        win_rows.append(row)
+        for i in range(1, 4):
+            o = (s + i) & 3
+            q = seats[o]
+            sh_o = _core.shanten_hand(cfg, q.hand, q.info(), indicator)
+            tenpai_rows.append((len(q.pool), q.n_melds, int(sh_o <= 0)))
+            if sh_o == 0:
+                q.hand[t] += 1
+                if anhua:
+                    cat_ok = _core_category(q.hand, wilds) <= 1
+                    hit = cat_ok and _core.shanten_hand(face_cfg, q.hand, q.info(), -1) == -1
+                else:
+                    hit = _core.shanten_hand(cfg, q.hand, q.info(), indicator) == -1
+                q.hand[t] -= 1
+                wait_rows.append((int(t >= 27), int(t in q.pool), vis, int(hit)))
+        p.hand[t] += 1
+        seen[t] -= 1
     return win_rows, tenpai_rows, wait_rows
+
+
+def _danger_records(rules: Rules, raw: dict, cfg, players):
+    """Model-1 danger rows of one logged Wanzai hand: at every discard, for each opponent
+    whose player is in `players` (None: any), its tenpai features and label, and if it is
+    ready, the wait features of every kind the discarder holds with "it wins on that kind"."""
+    indicator = raw["indicator"]
+    ten_x, ten_y, wait_x, wait_y = [], [], [], []
+    for s, t, aux, seats, seen, live in _replay(rules, raw):
+        p = seats[s]
+        for i in range(1, 4):
+            o = (s + i) & 3
+            if players is not None and o not in players:
+                continue
+            q = seats[o]
+            tx, wx = _ev.danger_features(p.hand, seen, p.hidden, q.pool, q.n_discarded,
+                                         q.n_melds, q.suit_mask, live)
+            ready = _core.shanten_hand(cfg, q.hand, q.info(), indicator) == 0
+            ten_x.append(tx)
+            ten_y.append(int(ready))
+            if ready:
+                waits = set(_core.waits_hand(cfg, q.hand, q.info(), indicator))
+                for k, x in wx.items():
+                    wait_x.append(x)
+                    wait_y.append(int(k in waits))
+    return ten_x, ten_y, wait_x, wait_y
+
+
+def fit_danger(rules: Rules, hands: int = 4000, seed: int = 2024, players=("greedy",) * 4,
+               opponents=("greedy",), progress=None) -> dict:
+    """Fit the model-1 danger logistics (statsmodels Logit, maximum likelihood) on logged
+    hands, from the opponents whose player name is in `opponents` (the arena's opponents
+    of ev are greedy, who play differently from ev itself)."""
+    if rules.game != "wanzai":
+        raise ValueError("the feature danger model is fitted for Wanzai only")
+    native = game._native(rules, list(players))
+    cfg = engine.core_config(rules)
+    seats = {i for i, name in enumerate(players) if name in opponents}
+    rows = [[], [], [], []]
+    for i in range(hands):
+        raw = native.play(seed, i, i % 4, True)
+        for acc, part in zip(rows, _danger_records(rules, raw, cfg, seats)):
+            acc += part
+        if progress is not None:
+            progress(i + 1)
+    tx, ty, wx, wy = (np.array(r, float) for r in rows)
+    return {"danger_model": 1,
+            "tenpai": [round(float(x), 5) for x in _logit(tx, ty)],
+            "wait": [round(float(x), 5) for x in _logit(wx, wy)],
+            "danger_fitted_on": {"players": list(players), "opponents": list(opponents), "hands": hands,
+                                 "seed": seed, "tenpai_samples": int(len(ty)), "wait_samples": int(len(wy))}}
 
 
 def _core_category(hand, wilds) -> int:
@@ -193,7 +261,11 @@ def _logit(X: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def fit(rules: Rules, hands: int = 3000, seed: int = 12345, players=("ev",) * 4,
         progress=None) -> dict:
-    """Self-play `hands` hands and fit the model entry for `rules.game`."""
+    """Self-play `hands` hands and fit the model entry for `rules.game`; in Wanzai also
+    the feature danger model, on `hands` more hands of 4x greedy (seed + 1), the players
+    `ev` faces in the arena.  progress(done) is called after each hand, done counting to
+    `hands` (in Wanzai each of the two runs counts for half)."""
+    phases = 2 if rules.game == "wanzai" else 1
     native = game._native(rules, list(players))
     cfg = engine.core_config(rules)
     face_cfg = cfg
@@ -215,10 +287,14 @@ def fit(rules: Rules, hands: int = 3000, seed: int = 12345, players=("ev",) * 4,
             if kind == "discard":
                 disc_paid.append(win[6])
         if progress is not None:
-            progress(i + 1)
-    return _fit_rows(rules, np.array(win_rows, float), np.array(tenpai_rows, float),
-                     np.array(wait_rows, float), n_self / max(n_wins, 1),
-                     float(np.mean(disc_paid)) if disc_paid else 1.0)
+            progress((i + 1) // phases)
+    entry = _fit_rows(rules, np.array(win_rows, float), np.array(tenpai_rows, float),
+                      np.array(wait_rows, float), n_self / max(n_wins, 1),
+                      float(np.mean(disc_paid)) if disc_paid else 1.0)
+    if rules.game == "wanzai":
+        entry.update(fit_danger(rules, hands=hands, seed=seed + 1, progress=None if progress is None
+                                else (lambda i: progress((hands + i) // 2))))
+    return entry
 
 
 def _design(live, self_only, d, u) -> np.ndarray:

@@ -3,7 +3,7 @@
 A player is named `ev` or `ev:key=value,key=value` (e.g. `ev:fold=0.5,claim=1.5`):
 
 Defaults are per game where the model file says so (its `style` block, tuned in the
-duplicate arena: Wanzai fold 0.5, claim 0.9, value 0.7, mix 0.2; Anhua claim 0.75); an
+duplicate arena: Wanzai fold 1, claim 0.9, value 0.7, mix 0.6; Anhua claim 0.75); an
 option given always wins.  The ranges and plain defaults are below.
 
 - `fold`  (default 1, 0..10): weight of the danger term.  0 never defends; 2 fears a
@@ -28,8 +28,9 @@ from importlib import resources
 from pathlib import Path
 
 N_PLAYER_OPTS = 64
-OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX = 0, 1, 2, 3, 4, 5
+OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER = 0, 1, 2, 3, 4, 5, 6
 OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 28, 32, 20
+OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
 OPT_FORM, FORMS = 52, ("standard", "pairs", "shisanlan", "qingyise")
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
@@ -138,11 +139,22 @@ def player_opts(game: str, options: dict | None = None) -> list[float]:
     for d, w in enumerate(win):
         row[OPT_WIN + 3 * d: OPT_WIN + 3 * d + 3] = [float(x) for x in w]
     row[OPT_WIN_SELF_ONLY] = float(model["self_only"])
-    row[OPT_TENPAI: OPT_TENPAI + 3] = [float(x) for x in model["tenpai"]]
-    wait = model["wait"]
-    if len(wait) != N_WAIT:
-        raise PlayerOptionError(f"model for {game}: 'wait' must hold {N_WAIT} numbers")
-    row[OPT_WAIT: OPT_WAIT + N_WAIT] = [float(x) for x in wait]
+    danger = model.get("danger_model", 0)
+    tenpai, wait = model["tenpai"], model["wait"]
+    if danger == 1:     # feature logistics: tenpai (N_TEN_F coefficients), wait (N_WAIT_F)
+        if len(tenpai) != N_TEN_F or len(wait) != N_WAIT_F:
+            raise PlayerOptionError(f"model for {game}: danger model 1 needs 'tenpai' of {N_TEN_F} "
+                                    f"and 'wait' of {N_WAIT_F} numbers")
+        row[OPT_DANGER] = 1.0
+        row[OPT_TENPAI: OPT_TENPAI + 4] = [float(x) for x in tenpai[:4]]
+        row[OPT_TENPAI_HI: OPT_TENPAI_HI + 4] = [float(x) for x in tenpai[4:]]
+    elif danger == 0:   # counts logistic and the 20-cell wait table
+        if len(tenpai) != 3 or len(wait) != N_WAIT:
+            raise PlayerOptionError(f"model for {game}: 'tenpai' must hold 3 and 'wait' {N_WAIT} numbers")
+        row[OPT_TENPAI: OPT_TENPAI + 3] = [float(x) for x in tenpai]
+    else:
+        raise PlayerOptionError(f"model for {game}: danger_model must be 0 or 1, got {danger!r}")
+    row[OPT_WAIT: OPT_WAIT + len(wait)] = [float(x) for x in wait]
     forms = model["forms"]
     for i, f in enumerate(FORMS):
         intercept, slope = forms.get(f, (0.0, 1.0))

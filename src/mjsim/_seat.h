@@ -1,0 +1,78 @@
+/* Constants and bit helpers for the hand loop's per-seat state (_seat.pxd).
+ * Builtins where the compiler has them, plain loops elsewhere; both give the same answer. */
+#ifndef MJSIM_SEAT_H
+#define MJSIM_SEAT_H
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MJSIM_DEBUG (setup.py, debug builds): every read of the cached state is checked
+ * against a recomputation from the seat's counts. */
+#ifdef MJSIM_DEBUG
+#define MJSIM_CHECK_SEATS 1
+#else
+#define MJSIM_CHECK_SEATS 0
+#endif
+
+/* group of each kind (3 suits, honors) and the base-5 weight of its count in that group's
+ * table index (_tables.pxd suit_index / honor_index) */
+static const uint8_t mjsim_kind_group[34] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3};
+/* the kinds of each group as a bit mask over kinds */
+static const uint64_t mjsim_group_kinds[4] = {
+    0x1FFULL, 0x1FFULL << 9, 0x1FFULL << 18, 0x7FULL << 27};
+static const int32_t mjsim_kind_step[34] = {
+    1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
+    1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
+    1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
+    1, 5, 25, 125, 625, 3125, 15625};
+
+static inline int mjsim_popcount64(uint64_t x) {
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return __builtin_popcountll(x);
+#else
+    /* the portable build has no popcount instruction, and the builtin would call libgcc */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+static inline int mjsim_ctz64(uint64_t x) {   /* x != 0 */
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
+/* index of the j-th set bit (0-based, from the lowest) of x; x has more than j bits set */
+static inline int mjsim_select64(uint64_t x, int j) {
+    while (j-- > 0)
+        x &= x - 1;
+    return mjsim_ctz64(x);
+}
+
+/* four bytes as a little-endian word: one load where the machine is little-endian */
+static inline uint32_t mjsim_load_le32(const uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+#else
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
+}
+
+static inline void mjsim_seat_fail(const char* what, int seat) {
+    fprintf(stderr, "mjsim: seat %d's cached state is stale (%s): a hand change bypassed "
+            "_seat.pxd's update functions\n", seat, what);
+    abort();
+}
+
+#endif
