@@ -153,7 +153,19 @@ static inline void mjsim_combine_upto(const uint8_t* a, const uint8_t* bp, uint8
     _mm_storeu_si128((__m128i*)o, out);
 }
 #undef MJSIM_UPTO_TERM
+/* bit t (t < 15): a[t] + delta == b[t], for the table builder's masks */
+static inline int mjsim_plus_eq15(const uint8_t* a, const uint8_t* b, int delta) {
+    __m128i x = _mm_add_epi8(_mm_loadu_si128((const __m128i*)a), _mm_set1_epi8((char)delta));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_loadu_si128((const __m128i*)b))) & 0x7fff;
+}
 #else
+static inline int mjsim_plus_eq15(const uint8_t* a, const uint8_t* b, int delta) {
+    int t, bits = 0;
+    for (t = 0; t < 15; t++)
+        if ((uint8_t)(a[t] + delta) == b[t]) bits |= 1 << t;
+    return bits;
+}
+
 static inline void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) {
     int m, m1, v0, v1, x;
     for (m = 0; m < 16; m++) o[m] = 255;

@@ -12,6 +12,15 @@ from libc.stdlib cimport calloc, malloc
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t
 
+cdef extern from "_masks.h":
+    int mjsim_plus_eq15(const uint8_t* a, const uint8_t* b, int delta) noexcept nogil
+
+cdef extern from *:
+    """
+    static inline int mjsim_ctz32(unsigned int x) { return __builtin_ctz(x); }
+    """
+    int mjsim_ctz32(unsigned int x) noexcept nogil
+
 cdef enum:
     MAX_SHAPES = 64
     MAX_HAND = 14
@@ -21,6 +30,7 @@ ctypedef struct Shape:
     int size
     int32_t offset      # index delta of removing the shape's tiles
     uint8_t kinds[3]
+    uint8_t copies[3]   # how many times kinds[k] occurs in the shape
 
 ctypedef struct GroupSpec:
     int n_kinds
@@ -75,6 +85,10 @@ cdef int _add_meld(GroupSpec* g, int x, int y, int z):
         for k in range(n):
             s.kinds[k] = ks[k]
             s.offset += g.pw[ks[k]]
+        for k in range(n):
+            s.copies[k] = 0
+            for j in range(n):
+                s.copies[k] += ks[j] == ks[k]
     return 0
 
 
@@ -112,14 +126,10 @@ cdef GroupSpec _honor_spec():
 
 
 cdef inline bint _fits(const Shape* s, const uint8_t* c) noexcept nogil:
+    """The hand holds the shape's tiles (shapes may repeat a kind: two or three of a tile)."""
     cdef int k
-    # shapes may repeat a kind (e.g. two or three of the same tile)
-    cdef uint8_t used[9]
     for k in range(s.size):
-        used[s.kinds[k]] = 0
-    for k in range(s.size):
-        used[s.kinds[k]] += 1
-        if used[s.kinds[k]] > c[s.kinds[k]]:
+        if s.copies[k] > c[s.kinds[k]]:
             return False
     return True
 
@@ -235,10 +245,9 @@ cdef int _build_masks(GroupTable* t, const GroupSpec* g, bint suit,
     (_eval.discard_scan)."""
     cdef int32_t idx, n_valid = 0, r
     cdef const int32_t* pw = g.pw
-    cdef int i, j, tt, total, lan, present, nec_l, unn_l, pairs, odd
+    cdef int i, j, tt, total, lan, present, nec_l, unn_l, pairs, odd, hits
     cdef uint8_t c[9]
     cdef const uint8_t* d
-    cdef const uint8_t* d2
     cdef MaskEntry* me
     cdef uint16_t bit
     t.rank = <int32_t*>malloc(<size_t>t.size * sizeof(int32_t))
@@ -291,15 +300,17 @@ cdef int _build_masks(GroupTable* t, const GroupSpec* g, bint suit,
             for j in range(g.n_kinds):
                 bit = <uint16_t>(1 << j)
                 if c[j] < 4 and total < MAX_HAND:
-                    d2 = t.dist + <size_t>(idx + pw[j]) * DIST_STRIDE
-                    for tt in range(15):
-                        if d2[tt] + 1 == d[tt]:
-                            me.nec[tt] |= bit
+                    hits = mjsim_plus_eq15(t.dist + <size_t>(idx + pw[j]) * DIST_STRIDE, d, 1)
+                    while hits:
+                        tt = mjsim_ctz32(hits)
+                        hits &= hits - 1
+                        me.nec[tt] |= bit
                 if c[j]:
-                    d2 = t.dist + <size_t>(idx - pw[j]) * DIST_STRIDE
-                    for tt in range(15):
-                        if d2[tt] == d[tt]:
-                            me.unn[tt] |= bit
+                    hits = mjsim_plus_eq15(t.dist + <size_t>(idx - pw[j]) * DIST_STRIDE, d, 0)
+                    while hits:
+                        tt = mjsim_ctz32(hits)
+                        hits &= hits - 1
+                        me.unn[tt] |= bit
             # 十三爛: the largest gap-3 subset of the present ranks (suits) or the number of
             # distinct honors; only presence matters, so a second copy can always go
             lan = t.need[<size_t>idx * 4 + 3]
