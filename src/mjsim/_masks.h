@@ -7,6 +7,7 @@
 #ifndef MJSIM_MASKS_H
 #define MJSIM_MASKS_H
 #include <stdint.h>
+#include "_rowmin.h"
 
 #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
 #include <emmintrin.h>
@@ -125,17 +126,8 @@ static inline void mjsim_unseen_planes(const uint8_t* hand, const uint8_t* hidde
     planes[2] = mjsim_chunks(_mm_movemask_epi8(_mm_slli_epi16(a, 5)), _mm_movemask_epi8(_mm_slli_epi16(b, 5)),
                              _mm_movemask_epi8(_mm_slli_epi16(c, 5)));
 }
-/* mjsim_combine_rows of _rowmin.h for the first melds + 1 meld counts only (the mask pass
- * never reads further): a hand with declared melds skips the terms it cannot use. */
-#define MJSIM_UPTO_TERM(M1)                                                                 \
-    do {                                                                                    \
-        __m128i shifted = _mm_or_si128(_mm_slli_si128(b, 2 * (M1)), (M1) ? _mm_srli_si128(ones, 16 - 2 * (M1)) : zero); \
-        __m128i moved = _mm_or_si128(_mm_or_si128(_mm_slli_si128(b, 2 * (M1) + 1),        \
-                                                  _mm_srli_si128(ones, 16 - 2 * (M1) - 1)), even); \
-        out = _mm_min_epu8(out, _mm_adds_epu8(shifted, _mm_set1_epi8((char)a[2 * (M1)])));  \
-        out = _mm_min_epu8(out, _mm_adds_epu8(moved, _mm_set1_epi8((char)a[2 * (M1) + 1]))); \
-    } while (0)
-
+/* mjsim_combine_rows of _rowmin.h (its MJSIM_TERM) for the first melds + 1 meld counts only
+ * (the mask pass never reads further): a hand with declared melds skips the terms it cannot use. */
 static inline void mjsim_combine_upto(const uint8_t* a, const uint8_t* bp, uint8_t* o, int melds) {
     const __m128i ones = _mm_set1_epi8((char)0xff);
     const __m128i zero = _mm_setzero_si128();
@@ -143,16 +135,15 @@ static inline void mjsim_combine_upto(const uint8_t* a, const uint8_t* bp, uint8
     __m128i b = _mm_loadu_si128((const __m128i*)bp);
     __m128i out = ones;
     switch (melds) {
-    default: MJSIM_UPTO_TERM(4); /* fall through */
-    case 3: MJSIM_UPTO_TERM(3);  /* fall through */
-    case 2: MJSIM_UPTO_TERM(2);  /* fall through */
-    case 1: MJSIM_UPTO_TERM(1);  /* fall through */
-    case 0: MJSIM_UPTO_TERM(0);
+    default: MJSIM_TERM(4); /* fall through */
+    case 3: MJSIM_TERM(3);  /* fall through */
+    case 2: MJSIM_TERM(2);  /* fall through */
+    case 1: MJSIM_TERM(1);  /* fall through */
+    case 0: MJSIM_TERM(0);
     }
     out = _mm_or_si128(out, _mm_slli_si128(ones, 10));
     _mm_storeu_si128((__m128i*)o, out);
 }
-#undef MJSIM_UPTO_TERM
 /* bit t (t < 15): a[t] + delta == b[t], for the table builder's masks */
 static inline int mjsim_plus_eq15(const uint8_t* a, const uint8_t* b, int delta) {
     __m128i x = _mm_add_epi8(_mm_loadu_si128((const __m128i*)a), _mm_set1_epi8((char)delta));

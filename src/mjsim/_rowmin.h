@@ -29,7 +29,8 @@ static inline int mjsim_row_min_plus(const uint8_t* d, const uint8_t* r) {
 
 /* Rows of 16 bytes laid out [2 * m + q]: m = 0..4 melds, q = 1 with the pair; bytes 10..15
  * are 255.  out[m][q] = min over m1 of a[m1][.] + b[m - m1][.] with exactly one pair when
- * q = 1: the min-plus product of two groups' rows (saturating at 255). */
+ * q = 1: the min-plus product of two groups' rows (saturating at 255).  MJSIM_TERM(M1) adds
+ * the terms of a's m1 = M1 melds; _masks.h's combine uses it too (so it stays defined). */
 #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
 #define MJSIM_TERM(M1)                                                                      \
     do {                                                                                    \
@@ -55,7 +56,6 @@ static inline void mjsim_combine_rows(const uint8_t* a, const uint8_t* bp, uint8
     out = _mm_or_si128(out, _mm_slli_si128(ones, 10));
     _mm_storeu_si128((__m128i*)o, out);
 }
-#undef MJSIM_TERM
 #else
 static inline void mjsim_combine_rows(const uint8_t* a, const uint8_t* b, uint8_t* o) {
     int m, m1, v0, v1, x;

@@ -193,6 +193,13 @@ cdef inline bint seat_complete(const HandState* st, int s) noexcept nogil:
     return ok
 
 
+cdef inline void _ensure_filter(SeatState* p) noexcept nogil:
+    """The win filter, computed on the first question after a change to the hand."""
+    if not p.filter_ok:
+        p.win_filter = _win_filter(p)
+        p.filter_ok = 1
+
+
 cdef inline bint seat_may_win(const HandState* st, int s, int t) noexcept nogil:
     """False when seat s's 3n+1 hand cannot be complete at face value with t added (the
     seat's win filter, computed on the first question after a change); True: ask
@@ -201,9 +208,7 @@ cdef inline bint seat_may_win(const HandState* st, int s, int t) noexcept nogil:
     cdef uint8_t h[34]
     if MJSIM_CHECK_SEATS:
         seat_verify(st.tables, p, s)
-    if not p.filter_ok:
-        p.win_filter = _win_filter(p)
-        p.filter_ok = 1
+    _ensure_filter(p)
     if MJSIM_CHECK_SEATS and not (p.win_filter >> t) & 1:
         h = p.hand
         h[t] += 1
@@ -224,9 +229,7 @@ cdef inline bint seat_complete_with(const HandState* st, int s, int t) noexcept 
     cdef uint8_t h[34]
     if MJSIM_CHECK_SEATS:
         seat_verify(st.tables, p, s)
-    if not p.filter_ok:
-        p.win_filter = _win_filter(p)
-        p.filter_ok = 1
+    _ensure_filter(p)
     if p.win_filter & bit:
         f = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(
             st.tables, g, p.gidx[g] + mjsim_kind_step[t], p.gsum[g] + 1)

@@ -157,6 +157,15 @@ cdef int _lan_of_mask(int mask) noexcept nogil:
     return best
 
 
+cdef inline void _next_counts(uint8_t* c) noexcept nogil:
+    """The next count vector in table-index order (a base-5 odometer, lowest kind first)."""
+    cdef int i = 0
+    while c[i] == 4:
+        c[i] = 0
+        i += 1
+    c[i] += 1
+
+
 cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
     cdef int32_t size = 1, idx
     cdef const int32_t* pw = g.pw
@@ -178,12 +187,8 @@ cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
     memset(c, 0, sizeof(c))
     with nogil:
         for idx in range(size):
-            if idx:  # base-5 odometer
-                i = 0
-                while c[i] == 4:
-                    c[i] = 0
-                    i += 1
-                c[i] += 1
+            if idx:
+                _next_counts(c)
             total = 0
             lowest = -1
             for i in range(g.n_kinds):
@@ -257,11 +262,7 @@ cdef int _build_masks(GroupTable* t, const GroupSpec* g, bint suit,
     with nogil:
         for idx in range(t.size):
             if idx:
-                i = 0
-                while c[i] == 4:
-                    c[i] = 0
-                    i += 1
-                c[i] += 1
+                _next_counts(c)
             total = 0
             for i in range(g.n_kinds):
                 total += c[i]
@@ -277,11 +278,7 @@ cdef int _build_masks(GroupTable* t, const GroupSpec* g, bint suit,
     with nogil:
         for idx in range(t.size):
             if idx:
-                i = 0
-                while c[i] == 4:
-                    c[i] = 0
-                    i += 1
-                c[i] += 1
+                _next_counts(c)
             r = t.rank[idx]
             if r < 0:
                 continue
