@@ -309,6 +309,21 @@ cdef inline double vis_of(const HandState* st, const SeatState* p, int k) noexce
     return 4 - available(st, p, k)
 
 
+cdef inline bint pool_near(const Opp* oi, int k, int r, int i) noexcept nogil:
+    """Is a kind i ranks from suited k (rank r) in the opponent's pool?"""
+    return (r - i >= 0 and oi.gen[k - i]) or (r + i <= 8 and oi.gen[k + i])
+
+
+cdef inline double seen_near(const HandState* st, const SeatState* p, int k, int r, int i) noexcept nogil:
+    """Copies in sight of the kinds i ranks from suited k (rank r)."""
+    cdef double o = 0
+    if r - i >= 0:
+        o += vis_of(st, p, k - i)
+    if r + i <= 8:
+        o += vis_of(st, p, k + i)
+    return o
+
+
 cdef void wait_x(const HandState* st, const SeatState* p, const SeatState* q, const Opp* oi,
                  int k, double* x) noexcept nogil:
     """Model-1 features of "a ready opponent wins on k": the tile's class, the opponent's
@@ -327,19 +342,12 @@ cdef void wait_x(const HandState* st, const SeatState* p, const SeatState* q, co
         x[3] = r == 0 or r == 8
         x[4] = r == 1 or r == 7
         for i in range(1, 4):
-            a = oi.gen[k - i] if r - i >= 0 else 0
-            b = oi.gen[k + i] if r + i <= 8 else 0
-            x[7 + i] = a or b
+            x[7 + i] = pool_near(oi, k, r, i)
         x[11] = (q.mi.suit_mask >> g) & 1
         x[12] = oi.suit_pool[g] / (<double>oi.pool_n if oi.pool_n > 0 else 1.0)
         x[18] = oi.suit_pool[g] == 0
         for i in range(1, 3):
-            o = 0
-            if r - i >= 0:
-                o += vis_of(st, p, k - i)
-            if r + i <= 8:
-                o += vis_of(st, p, k + i)
-            x[14 + i] = o * 0.125
+            x[14 + i] = seen_near(st, p, k, r, i) * 0.125
     else:
         a, b = (27, 31) if k < 31 else (31, 34)
         x[1] = k < 31
@@ -376,7 +384,7 @@ cdef void opp_base(const SeatState* q, const Opp* oi, const double* w, double* z
 cdef inline double wait_z(const HandState* st, const SeatState* p, const Opp* oi,
                           const double* w, const double* zg, int k) noexcept nogil:
     """w . wait_x(k), from opp_base's per-group part plus the kind's own terms."""
-    cdef int r, i, a, b
+    cdef int r, i
     cdef double v = vis_of(st, p, k), z, o
     z = w[5] * oi.gen[k] + w[6] * v * 0.25 + w[7] * (v >= 4)
     if k < 27:
@@ -387,17 +395,10 @@ cdef inline double wait_z(const HandState* st, const SeatState* p, const Opp* oi
         elif r == 1 or r == 7:
             z += w[4]
         for i in range(1, 4):
-            a = oi.gen[k - i] if r - i >= 0 else 0
-            b = oi.gen[k + i] if r + i <= 8 else 0
-            if a or b:
+            if pool_near(oi, k, r, i):
                 z += w[7 + i]
         for i in range(1, 3):
-            o = 0
-            if r - i >= 0:
-                o += vis_of(st, p, k - i)
-            if r + i <= 8:
-                o += vis_of(st, p, k + i)
-            z += w[14 + i] * o * 0.125
+            z += w[14 + i] * seen_near(st, p, k, r, i) * 0.125
         return z
     if k < 31:
         o = vis_of(st, p, 27) + vis_of(st, p, 28) + vis_of(st, p, 29) + vis_of(st, p, 30) - v
