@@ -550,7 +550,8 @@ def test_fit_ev_cli(tmp_path, capsys):
     out = tmp_path / "w.json"
     assert main(["fit-ev", "--rules", "wanzai", "--set", "values.qixiaodui=[20,20]", "--hands", "100",
                  "--players", "greedy", "--out", str(out), "--no-progress"]) == 0
-    assert "wanzai" in json.loads(out.read_text())
+    entry = json.loads(out.read_text())["wanzai"]
+    assert set(entry["forms"]) == {"standard", *evplayer.FITTED_FORMS}     # 大七對 included
     assert main(["fit-ev", "--hands", "5", "--out", str(out)]) == 2
     assert "at least 100" in capsys.readouterr().err
 
