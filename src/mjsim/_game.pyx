@@ -578,11 +578,12 @@ cdef inline bint may_be_claimed(HandState* st, int discarder, int t) noexcept no
     every win filter excludes t, nobody holds two of it and 下家 holds no run with it."""
     cdef int nx = (discarder + 1) & 3, op = (discarder + 2) & 3, pv = (discarder + 3) & 3
     cdef Call calls[8]
-    if seat_may_win(st, nx, t) or seat_may_win(st, op, t) or seat_may_win(st, pv, t):
-        return True
+    # cheapest first: a "yes" leaves the rest to the full resolution
     if st.seat[nx].hand[t] >= 2 or st.seat[op].hand[t] >= 2 or st.seat[pv].hand[t] >= 2:
         return True
     if seat_may_chow(st, nx, t):
+        return True
+    if seat_may_win(st, nx, t) or seat_may_win(st, op, t) or seat_may_win(st, pv, t):
         return True
     if MJSIM_CHECK_SEATS and list_calls(st, nx, t, discarder, calls):
         mjsim_seat_fail("seat_may_chow", nx)
