@@ -183,6 +183,8 @@ ctypedef struct SeatState:
     uint64_t odd                    # bit k: hand[k] is odd
     uint64_t win_filter             # kinds that might complete the 3n+1 hand ...
     int filter_ok                   # ... when set (cleared by every change)
+    int n_held                      # bits in held; in the struct's tail padding (312 bytes:
+                                    # one imul per seat index, where 320 takes two instructions)
 
 ctypedef struct WinRec:
     int winner

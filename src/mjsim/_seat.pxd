@@ -1,5 +1,5 @@
 # The hand loop's incremental per-seat state (issue 8): the SeatState fields gidx, gsum,
-# gfacts, held, odd and win_filter, kept in step with hand[] by the functions here,
+# gfacts, held, n_held, odd and win_filter, kept in step with hand[] by the functions here,
 # so that a win check or a random discard reads a few words instead of rescanning 34 counts.
 #
 # Every change the loop makes to a seat's concealed hand goes through seat_change (or
@@ -67,6 +67,7 @@ cdef inline void seat_deal(const Tables* T, SeatState* p, const uint8_t* tiles,
         p.hand[t] += 1
         p.gidx[mjsim_kind_group[t]] += mjsim_kind_step[t]
         p.gsum[mjsim_kind_group[t]] += 1
+    p.n_held = mjsim_popcount64(p.held)
     _seat_facts(T, p)
 
 
@@ -84,6 +85,7 @@ cdef inline void seat_rebuild(const Tables* T, SeatState* p) noexcept nogil:
     for k in range(34):
         p.held |= (<uint64_t>(p.hand[k] > 0)) << k
         p.odd |= (<uint64_t>(p.hand[k] & 1)) << k
+    p.n_held = mjsim_popcount64(p.held)
     _seat_facts(T, p)
 
 
@@ -92,7 +94,8 @@ cdef inline void seat_change(const Tables* T, SeatState* p, int k, int d) noexce
     # everything is computed in locals and the byte store to hand[] comes last: it may
     # alias any field, and would make the compiler reload each one after it
     cdef int g = mjsim_kind_group[k]
-    cdef int c = p.hand[k] + d
+    cdef int old = p.hand[k]
+    cdef int c = old + d
     cdef int32_t idx = p.gidx[g] + d * mjsim_kind_step[k]
     cdef int n = p.gsum[g] + d
     cdef uint64_t bit = (<uint64_t>1) << k
@@ -103,6 +106,7 @@ cdef inline void seat_change(const Tables* T, SeatState* p, int k, int d) noexce
     p.gsum[g] = n
     p.gfacts = f
     p.held = held
+    p.n_held += (c > 0) - (old > 0)
     p.odd = odd
     p.filter_ok = 0
     p.hand[k] = c
@@ -110,7 +114,7 @@ cdef inline void seat_change(const Tables* T, SeatState* p, int k, int d) noexce
 
 cdef inline int seat_n_held(const SeatState* p) noexcept nogil:
     """Distinct kinds in the concealed hand."""
-    return mjsim_popcount64(p.held)
+    return p.n_held
 
 
 cdef inline int seat_held_kind(const SeatState* p, int j) noexcept nogil:
@@ -201,7 +205,7 @@ cdef inline void seat_verify(const Tables* T, const SeatState* p, int seat) noex
     q.hand = p.hand
     q.mi.n = p.mi.n
     seat_rebuild(T, &q)
-    if q.held != p.held or q.odd != p.odd or q.gfacts != p.gfacts:
+    if q.held != p.held or q.odd != p.odd or q.gfacts != p.gfacts or q.n_held != p.n_held:
         mjsim_seat_fail("masks", seat)
     for g in range(4):
         if q.gidx[g] != p.gidx[g] or q.gsum[g] != p.gsum[g]:
