@@ -1436,6 +1436,40 @@ def _probe_stale_seat():
     return bool(seat_may_win(&st, 0, 12) and seat_complete_with(&st, 0, 12))
 
 
+def _probe_seat_cache(changes, bint honor_chow=True):
+    """Test shim: from an empty hand, apply (kind, delta) changes to seat 1 through
+    seat_change; after each -> (n_held, the kinds t for which seat_may_chow says yes, those
+    for which list_calls offers seat 1 a chow of seat 0's discard t), under Wanzai."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef Call calls[8]
+    cdef uint8_t none[1]
+    cdef int k, d, t, i, n
+    memset(&st, 0, sizeof(HandState))
+    memset(&cfg, 0, sizeof(GameConfig))
+    cfg.game = _eval.GAME_WANZAI
+    cfg.ev.game = _eval.GAME_WANZAI
+    cfg.honor_chow = honor_chow
+    st.cfg = &cfg
+    st.tables = tables()
+    seat_deal(st.tables, &st.seat[1], none, 0)     # the empty hand's group facts
+    out = []
+    for k, d in changes:
+        if not 0 <= k < 34 or not 0 <= st.seat[1].hand[k] + d <= 4:
+            raise ValueError(f"change ({k}, {d}) leaves the hand invalid")
+        seat_change(st.tables, &st.seat[1], k, d)
+        may = [t for t in range(34) if seat_may_chow(&st, 1, t)]
+        listed = []
+        for t in range(34):
+            n = list_calls(&st, 1, t, 0, calls)
+            for i in range(n):
+                if calls[i].type == CALL_CHOW:
+                    listed.append(t)
+                    break
+        out.append((seat_n_held(&st.seat[1]), may, listed))
+    return out
+
+
 def _pay_arrays(Py_ssize_t n):
     return dict(hand_index=np.zeros(n, np.int64), payer=np.zeros(n, np.int8),
                 receiver=np.zeros(n, np.int8), amount=np.zeros(n, np.int64),
