@@ -71,6 +71,26 @@ static inline int mjsim_select64(uint64_t x, int j) {
     return mjsim_ctz64(x);
 }
 
+static inline int mjsim_msb64(uint64_t x) {   /* x != 0 */
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(x);   /* bsr on any x86-64, no lzcnt needed */
+#else
+    int n = 63;
+    while (!(x >> 63)) { x <<= 1; n--; }
+    return n;
+#endif
+}
+
+/* mjsim_select64 for an x with exactly n bits set: a j in the upper half is counted down
+ * from the highest bit, so at most n/2 bits are cleared either way */
+static inline int mjsim_select64_n(uint64_t x, int n, int j) {
+    if (2 * j < n)
+        return mjsim_select64(x, j);
+    for (j = n - 1 - j; j > 0; j--)
+        x ^= (uint64_t)1 << mjsim_msb64(x);
+    return mjsim_msb64(x);
+}
+
 /* four bytes as a little-endian word: one load where the machine is little-endian */
 static inline uint32_t mjsim_load_le32(const uint8_t* p) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

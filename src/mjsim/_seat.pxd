@@ -22,6 +22,7 @@ cdef extern from "_seat.h":
     const uint8_t mjsim_chow_window[9]
     int mjsim_popcount64(uint64_t x) noexcept nogil
     int mjsim_select64(uint64_t x, int j) noexcept nogil
+    int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
     uint32_t mjsim_load_le32(const uint8_t* p) noexcept nogil
     void mjsim_seat_fail(const char* what, int seat) noexcept nogil
 
@@ -119,7 +120,10 @@ cdef inline int seat_n_held(const SeatState* p) noexcept nogil:
 
 cdef inline int seat_held_kind(const SeatState* p, int j) noexcept nogil:
     """The j-th distinct kind held, in ascending kind order."""
-    return mjsim_select64(p.held, j)
+    cdef int k = mjsim_select64_n(p.held, p.n_held, j)
+    if MJSIM_CHECK_SEATS and k != mjsim_select64(p.held, j):
+        mjsim_seat_fail("seat_held_kind", -1)
+    return k
 
 
 cdef inline bint seat_may_chow(const HandState* st, int s, int t) noexcept nogil:
