@@ -63,7 +63,8 @@ from mjsim._greedy cimport greedy_turn, greedy_call, useful_tiles, useful_tiles_
 from mjsim._tables cimport tables
 from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
                           seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
-                          seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS)
+                          seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS,
+                          mjsim_chow_window, mjsim_kind_group)
 
 cnp.import_array()
 
@@ -400,8 +401,13 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
     """Pung / exposed kong from anyone; chow only from 上家 (honor runs with honor_chow).
     Anhua: the exposed kong under the tenpai and wall rules; a locked hand calls nothing."""
     cdef const uint8_t* h = st.seat[s].hand
-    cdef int n = 0, a, b, lo
-    cdef uint64_t need
+    cdef int n = 0, a, b
+    cdef uint32_t w
+    # the two other tiles of the run from tile-2, tile-1, tile: bits of list_calls' window
+    cdef uint32_t chow_pair[3]
+    chow_pair[0] = 0x03
+    chow_pair[1] = 0x0A
+    chow_pair[2] = 0x18
     if st.seat[s].locked:
         return 0
     if h[tile] >= 2:
@@ -413,19 +419,17 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
     if s != ((discarder + 1) & 3):
         return n
     if tile < 27:
-        lo = tile - tile % 9
-        for a in range(tile - 2, tile + 1):
-            # the run a, a+1, a+2 inside the suit, using the two tiles other than `tile`
-            if a < lo or a + 2 > lo + 8:
-                continue
-            need = ((<uint64_t>7) << a) & ~((<uint64_t>1) << tile)
-            if MJSIM_CHECK_SEATS:
-                seat_verify(st.tables, &st.seat[s], s)
-            if st.seat[s].held & need != need:
+        if MJSIM_CHECK_SEATS:
+            seat_verify(st.tables, &st.seat[s], s)
+        # bits 0..4: the kinds tile-2 .. tile+2 held, tile itself and those outside its
+        # suit cleared; the runs from tile-2, tile-1 and tile, in that order
+        w = <uint32_t>((st.seat[s].held << 2) >> tile) & mjsim_chow_window[tile - 9 * mjsim_kind_group[tile]]
+        for a in range(3):
+            if (w & chow_pair[a]) != chow_pair[a]:
                 continue
             calls[n].type = CALL_CHOW
-            calls[n].a = a if a != tile else a + 1
-            calls[n].b = a + 2 if a + 2 != tile else a + 1
+            calls[n].a = tile - 2 + a if a != 2 else tile + 1
+            calls[n].b = tile + a if a != 0 else tile - 1
             n += 1
     elif st.cfg.honor_chow:
         if tile <= 30:
