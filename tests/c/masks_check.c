@@ -30,7 +30,9 @@ int main(void) {
         }
         mjsim_unseen_planes(hand, hidden, seen, planes);
         m = ((uint64_t)next() << 24) ^ next();
-        printf(" %llu %d\n", (unsigned long long)mjsim_held_mask(hand), mjsim_planes_count(m, planes));
+        /* the count the build uses (popcnt when dispatched) and the portable C count */
+        printf(" %llu %d %d\n", (unsigned long long)mjsim_held_mask(hand), mjsim_planes_count(m, planes),
+               mjsim_planes_count_c(m, planes));
     }
     return 0;
 }
