@@ -932,7 +932,8 @@ cdef int _anhua_std(const EvalConfig* cfg, const Tables* T, const uint8_t* nat, 
 cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int indicator,
                       DiscardScan* s, int8_t* out) noexcept nogil:
     """shanten_neighbours(..., -1, out) of a 3n+2 hand, kept in s for discard_useful;
-    SCAN_FALLBACK (out untouched) for a hand it does not cover."""
+    SCAN_FALLBACK (out untouched) for a hand it does not cover.  out may be NULL: a
+    discard's shanten is then read from s (D, J and unn, as the loop below does)."""
     cdef const Tables* T = tables()
     cdef uint8_t nat[N_KINDS]
     cdef int a, b, k, v, D, J
@@ -947,6 +948,8 @@ cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
         if _std_scan(T, c, 4, s.melds, 1, &s.std[0]) == SCAN_FALLBACK:
             return SCAN_FALLBACK
         D = _forms_scan(T, c, 4, N_KINDS, mi.n == 0, True, s)
+        if out == NULL:
+            return D - 1
         memset(out, 127, N_KINDS)
         held = mjsim_held_mask(c)
         while held:
@@ -961,6 +964,9 @@ cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
     if _anhua_std(cfg, T, nat, mi, s.melds, 14, s) == SCAN_FALLBACK:
         return SCAN_FALLBACK
     D = _forms_scan(T, nat, 3, N_SUITED, mi.n == 0, False, s)
+    if out == NULL:
+        v = D - J
+        return (v if v > 0 else 0) - 1
     memset(out, 127, N_KINDS)
     held = mjsim_held_mask(c)
     while held:

@@ -174,6 +174,21 @@ cdef int useful_tiles_fast(const HandState* st, const SeatState* p, uint8_t* han
     return mjsim_planes_count(m, planes)
 
 
+cdef inline void _fill_sh(uint64_t held, uint64_t low, int lo, int hi, int8_t* sh_of,
+                           int seat) noexcept nogil:
+    """discard_scan's out[] for the held kinds, from best_discard's two values (in a debug
+    build sh_of already holds the scan's own out[], and each value is checked against it)."""
+    cdef int k
+    cdef int8_t v
+    while held:
+        k = mjsim_ctz64(held)
+        held &= held - 1
+        v = lo if (low >> k) & 1 else hi
+        if MJSIM_CHECK_GREEDY and sh_of[k] != v:
+            mjsim_greedy_fail("a discard's shanten from the scan's masks", seat)
+        sh_of[k] = v
+
+
 cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, int max_sh,
                       int* out_hand_sh, int* out_sh, int* out_useful) noexcept nogil:
     """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
@@ -193,13 +208,13 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, i
     (useful_tiles_fast); hands it does not cover take best_discard_ref's way.
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99
-    cdef bint skip_wilds = False, planes_done = False
+    cdef int k, best_sh, best_k = -1, best_u = -1, u, w, lo, hi, D, min_all
+    cdef bint planes_done = False
     cdef int8_t sh_of[34]
-    cdef uint64_t held, wild = 0, elig, cand = 0, m
+    cdef uint64_t held, wild = 0, nat, elig, cand, low
     cdef uint64_t planes[3]
     cdef _eval.DiscardScan scan
-    k = _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, sh_of)
+    k = _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, NULL)
     if k == _eval.SCAN_FALLBACK:
         return best_discard_ref(st, s, hand, mi, max_sh, out_hand_sh, out_sh, out_useful)
     if MJSIM_CHECK_GREEDY and k != hand_shanten(st, hand, mi):
@@ -207,21 +222,27 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, i
     out_hand_sh[0] = k
     if k > max_sh:
         return -1
+    # A discard's shanten takes two values (discard_scan's out[]): lo for a natural kind
+    # whose discard keeps the distance D (bit of scan.unn), hi for any other discard (a
+    # wild kind is one joker fewer, as a discard that raises D), so the candidates are
+    # masks.  With more jokers than D both are -1 and every tile ties (low = held).
     held = mjsim_held_mask(hand)
     if st.wild_a >= 0:
         wild = ((<uint64_t>1) << st.wild_a) | ((<uint64_t>1) << st.wild_b)
-    if held & wild:
-        m = held
-        while m:
-            k = mjsim_ctz64(m)
-            m &= m - 1
-            if sh_of[k] < min_all:
-                min_all = sh_of[k]
-            if not (wild >> k) & 1:
-                skip_wilds = True
-                if sh_of[k] < best_sh:
-                    best_sh = sh_of[k]
-        if skip_wilds and min_all <= 0:
+    D = scan.D - scan.J
+    lo = (D if D > 0 else 0) - 1
+    hi = (D + 1 if D + 1 > 0 else 0) - 1
+    low = scan.unn & ~wild if lo < hi else held
+    if MJSIM_CHECK_GREEDY:
+        _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, sh_of)
+        _fill_sh(held, low, lo, hi, sh_of, s)
+    nat = held & ~wild
+    elig = held
+    if held & wild and nat:
+        elig = nat                          # wilds are kept ...
+        min_all = lo if held & low else hi
+        if min_all <= 0:                    # ... unless one is the only way to wait on a discard
+            _fill_sh(held, low, lo, hi, sh_of, s)
             w = wild_discard_for_ron(st, hand, mi, sh_of)
             if w >= 0:
                 out_sh[0] = sh_of[w]
@@ -232,21 +253,12 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, i
                     st.seen[w] -= 1
                     hand[w] += 1
                 return w
-    elig = held & ~wild if skip_wilds else held
-    if not skip_wilds:
-        best_sh = 99
-        m = elig
-        while m:
-            k = mjsim_ctz64(m)
-            m &= m - 1
-            if sh_of[k] < best_sh:
-                best_sh = sh_of[k]
-    m = elig
-    while m:
-        k = mjsim_ctz64(m)
-        m &= m - 1
-        if sh_of[k] == best_sh:
-            cand |= (<uint64_t>1) << k
+    if elig & low:
+        best_sh = lo
+        cand = elig & low
+    else:
+        best_sh = hi
+        cand = elig
     out_sh[0] = best_sh
     if (out_useful == NULL and not (cand & (cand - 1))) or best_sh < 0:
         # a single candidate needs no tie-break when the caller only needs the tile, and
