@@ -10,6 +10,12 @@ from libc.string cimport memcpy, memset
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
                             DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
 
+cdef extern from "_masks.h":
+    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
+    void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) noexcept nogil
+    int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
+    int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
+
 # the 清一色 row of each Wanzai base id (RULES §2.2: 清一色 replaces the id)
 cdef int QYS_ROW[9]
 QYS_ROW[:] = [P_QYS_PINGHU, P_SHISANLAN, P_QIXING_SHISANLAN, P_QYS_PINGHU, P_QYS_DAQIDUI,
@@ -111,38 +117,20 @@ cdef bint _std_complete(const Tables* T, const uint8_t* c, int n_groups) noexcep
 
 
 cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt) noexcept nogil:
-    """Fewest tiles to add to part of the hand to get `melds` melds + a pair (min-plus over groups)."""
-    cdef int f[MAX_MELDS + 1][2]
-    cdef int h[MAX_MELDS + 1][2]
-    cdef int g, m, m1, v, started = 0
-    cdef const uint8_t* d
+    """Fewest tiles to add to part of the hand to get `melds` melds + a pair: the min-plus
+    product of the groups' rows (_masks.h, SSE2 where available), two groups against the
+    rest, as the mask pass combines them."""
+    cdef uint8_t rows[4][ROW_BYTES]
+    cdef uint8_t a[ROW_BYTES]
+    cdef uint8_t b[ROW_BYTES]
+    cdef int g
     for g in range(n_groups):
-        if _group_sum(c, g) == 0 and (g < n_groups - 1 or started):
-            continue  # an empty group adds nothing beyond filling from outside
-        d = _dist(T, c, g)
-        if not started:
-            for m in range(melds + 1):
-                f[m][0] = d[m * 3]
-                f[m][1] = d[m * 3 + pt]
-            started = 1
-            continue
-        for m in range(melds + 1):
-            h[m][0] = INF
-            h[m][1] = INF
-            for m1 in range(m + 1):
-                v = f[m1][0] + d[(m - m1) * 3]
-                if v < h[m][0]:
-                    h[m][0] = v
-                v = f[m1][1] + d[(m - m1) * 3]
-                if v < h[m][1]:
-                    h[m][1] = v
-                v = f[m1][0] + d[(m - m1) * 3 + pt]
-                if v < h[m][1]:
-                    h[m][1] = v
-        for m in range(melds + 1):
-            f[m][0] = h[m][0]
-            f[m][1] = h[m][1]
-    return f[melds][1]
+        _load_row(_dist(T, c, g), pt, rows[g])
+    mjsim_combine_upto(rows[0], rows[1], a, melds)
+    if n_groups == 4:
+        mjsim_combine_upto(rows[2], rows[3], b, melds)
+        return mjsim_split_min(a, b, melds)
+    return mjsim_split_min(a, rows[2], melds)
 
 
 cdef inline int _pairs_distance(const uint8_t* c, int n) noexcept nogil:
@@ -664,12 +652,6 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
 #
 # Answers are exact or refused: a hand these functions do not cover (MASK_FALLBACK) goes to
 # shanten_neighbours, which tests/test_masks.py checks them against.
-
-cdef extern from "_masks.h":
-    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
-    void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) noexcept nogil
-    int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
-    int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
 
 cdef extern from *:
     """
