@@ -13,6 +13,8 @@ from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index,
 cdef extern from "_masks.h":
     uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
     void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) noexcept nogil
+    void mjsim_combine2_upto(const uint8_t* a1, const uint8_t* a2, const uint8_t* b, uint8_t* o1,
+                             uint8_t* o2, int melds) noexcept nogil
     int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
     int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
 
@@ -695,15 +697,13 @@ cdef int _std_scan(const Tables* T, const uint8_t* c, int n_groups, int melds, i
         _load_row(gt.dist + <size_t>s.idx[g] * DIST_STRIDE, pt, s.rows[g])
         s.rn_done[g] = 0
     if n_groups == 4:
+        # the min-plus product is symmetric: each pair of rests shares its second operand
         mjsim_combine_upto(s.rows[0], s.rows[1], s.prod[0], melds)
         mjsim_combine_upto(s.rows[2], s.rows[3], s.prod[1], melds)
-        mjsim_combine_upto(s.rows[1], s.prod[1], s.rest[0], melds)
-        mjsim_combine_upto(s.rows[0], s.prod[1], s.rest[1], melds)
-        mjsim_combine_upto(s.prod[0], s.rows[3], s.rest[2], melds)
-        mjsim_combine_upto(s.prod[0], s.rows[2], s.rest[3], melds)
+        mjsim_combine2_upto(s.rows[1], s.rows[0], s.prod[1], s.rest[0], s.rest[1], melds)
+        mjsim_combine2_upto(s.rows[3], s.rows[2], s.prod[0], s.rest[2], s.rest[3], melds)
     else:
-        mjsim_combine_upto(s.rows[1], s.rows[2], s.rest[0], melds)
-        mjsim_combine_upto(s.rows[0], s.rows[2], s.rest[1], melds)
+        mjsim_combine2_upto(s.rows[1], s.rows[0], s.rows[2], s.rest[0], s.rest[1], melds)
         mjsim_combine_upto(s.rows[0], s.rows[1], s.rest[2], melds)
     D = mjsim_split_min(s.rows[0], s.rest[0], melds)
     for g in range(n_groups):
