@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Per-group distance tables, built once per process on first import.
+"""Per-group distance tables, built once per machine (cached) and mapped by each process on import.
 
 One general builder serves every group: a group is a list of kinds and the melds that can
 be formed from them (suits: triplets and runs; Wanzai honors: triplets, any three winds,
@@ -8,9 +8,15 @@ holds (its *shape*); filling a meld costs 3 - len(shape) tiles and a pair 2 - le
 Recursing on the lowest kind present visits every decomposition once, so the tables are
 exact, and only count vectors of at most 14 tiles are filled (those are all a hand can hold).
 """
+import hashlib
+import mmap
+import os
+import struct
+import tempfile
+
 from libc.stdlib cimport calloc, malloc
-from libc.string cimport memset
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, uint64_t
 
 cdef extern from "_masks.h":
     int mjsim_plus_eq15(const uint8_t* a, const uint8_t* b, int delta) noexcept nogil
@@ -326,16 +332,225 @@ cdef int _build_masks(GroupTable* t, const GroupSpec* g, bint suit,
     return 0
 
 
-def build_tables():
-    """Build the tables once per process; later calls return at once."""
-    global _BUILT
+cdef int32_t _n_masks(const GroupTable* t) noexcept nogil:
+    """Entries with masks: one past the largest rank (ranks count the valid entries)."""
+    cdef int32_t i
+    for i in range(t.size - 1, -1, -1):
+        if t.rank[i] >= 0:
+            return t.rank[i] + 1
+    return 0
+
+
+cdef uint64_t _checksum(const uint8_t* p, size_t n) noexcept nogil:
+    """A multiply-xor hash over the bytes (8 at a time): cheap enough to check every load of
+    the cache (~10 ms), and any flipped or lost byte changes it."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w
+    cdef size_t i
+    for i in range(0, n - n % 8, 8):
+        memcpy(&w, p + i, 8)
+        h = (h ^ w) * 0x100000001B3ULL
+        h ^= h >> 29
+    for i in range(n - n % 8, n):
+        h = (h ^ p[i]) * 0x100000001B3ULL
+    return h
+
+
+cdef list _arrays():
+    """(pointer address, byte length) of every table array, in file order."""
+    cdef list out = []
+    cdef GroupTable* t
+    cdef int i
+    for i in range(2):
+        t = &_TABLES.suit if i == 0 else &_TABLES.honor
+        out.append((<size_t>t.dist, <size_t>t.size * DIST_STRIDE))
+        out.append((<size_t>t.need, <size_t>t.size * 4))
+        out.append((<size_t>t.rank, <size_t>t.size * sizeof(int32_t)))
+        out.append((<size_t>t.masks, <size_t>_n_masks(t) * sizeof(MaskEntry)))
+    return out
+
+
+def tables_checksum():
+    """One number for the contents of every table (tests compare a cached load with a fresh
+    build)."""
+    cdef uint64_t h = 0
+    cdef size_t addr, n
+    for addr, n in _arrays():
+        h = h * 31 + _checksum(<const uint8_t*>addr, n)
+    return h
+
+
+def _build():
     cdef GroupSpec spec
-    if _BUILT:
-        return
     spec = _suit_spec()
     _build_group(&_TABLES.suit, &spec, True)
     spec = _honor_spec()
     _build_group(&_TABLES.honor, &spec, False)
+
+
+# ---------------------------------------------------------------- the per-machine cache
+# Every process (each spawned worker too) needs the same ~75 MiB of tables, which take
+# ~0.5 s to build.  The first process writes them to a file; later ones map it read-only,
+# so the pages are shared between processes and the build is paid once per machine.
+# The file name carries a hash of this compiled module: a rebuilt or edited builder (or
+# the other build flavour) never reads tables made by another one.
+
+_MAGIC = b"MJSIMTBL"
+_FORMAT = 1
+_HEADER = struct.Struct("<8sII32sQ" + "QQQQ" * 2)   # magic, format, pad, key, checksum, sizes
+_ALIGN = 64
+_KEEP = 3            # cache files of other builds kept besides this build's
+_MAP = None          # the mapped cache file, kept open while its pages back the tables
+SOURCE = None        # "built", "cache" or "built+saved": how this process got its tables
+
+
+def _module_key() -> bytes:
+    with open(__file__, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
+
+
+def cache_path():
+    """The cache file for this build, or None when caching is off (MJSIM_TABLE_CACHE=0).
+    The directory is $MJSIM_CACHE_DIR, else $XDG_CACHE_HOME/mjsim, else ~/.cache/mjsim."""
+    if os.environ.get("MJSIM_TABLE_CACHE", "1").strip().lower() in ("0", "no", "off", "false"):
+        return None
+    root = os.environ.get("MJSIM_CACHE_DIR")
+    if not root:
+        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mjsim")
+    return os.path.join(root, "tables-" + _module_key()[:8].hex() + ".bin")
+
+
+def _layout(sizes):
+    """Byte offset of each array in the file (each aligned to 64 bytes) and the file size."""
+    offsets = []
+    pos = -(-_HEADER.size // _ALIGN) * _ALIGN
+    for n in sizes:
+        offsets.append(pos)
+        pos += -(-n // _ALIGN) * _ALIGN
+    return offsets, pos
+
+
+def _save(path):
+    """Write the tables to `path` atomically (a temporary file renamed into place), so a
+    reader sees a whole file or none; any OS error leaves things as they were."""
+    cdef size_t addr, n
+    arrays = _arrays()
+    sizes = [n for _, n in arrays]
+    offsets, total = _layout(sizes)
+    h = tables_checksum()
+    counts = []
+    for t in range(2):
+        counts += [sizes[4 * t] // DIST_STRIDE, sizes[4 * t + 3] // sizeof(MaskEntry), 0, 0]
+    header = _HEADER.pack(_MAGIC, _FORMAT, 0, _module_key(), h, *counts)
+    tmp = None
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tables-", dir=os.path.dirname(path))
+        with os.fdopen(fd, "wb") as f:
+            f.write(header)
+            for (addr, n), off in zip(arrays, offsets):
+                f.seek(off)
+                f.write(<const uint8_t[:n]><const uint8_t*>addr)
+            f.truncate(total)
+        os.replace(tmp, path)
+        tmp = None
+        _prune(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _prune(path, keep=_KEEP):
+    """Each build of the extension has its own file, so a developer who rebuilds often would
+    pile them up: keep the `keep` most recently used besides `path`, delete the rest."""
+    folder = os.path.dirname(path)
+    others = []
+    for name in os.listdir(folder):
+        full = os.path.join(folder, name)
+        if name.startswith("tables-") and name.endswith(".bin") and full != path:
+            try:
+                others.append((os.path.getmtime(full), full))
+            except OSError:
+                pass
+    for _, full in sorted(others, reverse=True)[keep:]:
+        try:
+            os.unlink(full)
+        except OSError:
+            pass
+
+
+def _load(path):
+    """Point the tables into the mapped file if it is whole and made by this build; False
+    (nothing changed) otherwise."""
+    global _MAP
+    cdef const uint8_t[::1] view
+    cdef const uint8_t* base
+    cdef GroupTable* t
+    cdef GroupTable saved_suit = _TABLES.suit, saved_honor = _TABLES.honor
+    try:
+        with open(path, "rb") as f:
+            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return False
+    if len(mm) < _HEADER.size:
+        mm.close()
+        return False
+    fields = _HEADER.unpack_from(mm, 0)
+    magic, fmt, _, key, want = fields[:5]
+    suit_size, suit_masks, _, _, honor_size, honor_masks, _, _ = fields[5:]
+    if (magic != _MAGIC or fmt != _FORMAT or key != _module_key()
+            or suit_size != SUIT_SIZE or honor_size != HONOR_SIZE):
+        mm.close()
+        return False
+    sizes = []
+    for size, n_masks in ((suit_size, suit_masks), (honor_size, honor_masks)):
+        sizes += [size * DIST_STRIDE, size * 4, size * sizeof(int32_t), n_masks * sizeof(MaskEntry)]
+    offsets, total = _layout(sizes)
+    if len(mm) != total:
+        mm.close()
+        return False
+    view = mm
+    base = &view[0]
+    for i, size in ((0, suit_size), (1, honor_size)):
+        t = &_TABLES.suit if i == 0 else &_TABLES.honor
+        t.size = size
+        t.dist = <uint8_t*>(base + <size_t>offsets[4 * i])
+        t.need = <uint8_t*>(base + <size_t>offsets[4 * i + 1])
+        t.rank = <int32_t*>(base + <size_t>offsets[4 * i + 2])
+        t.masks = <MaskEntry*>(base + <size_t>offsets[4 * i + 3])
+    if tables_checksum() != want:
+        _TABLES.suit = saved_suit
+        _TABLES.honor = saved_honor
+        del view
+        mm.close()
+        return False
+    _MAP = mm
+    try:
+        os.utime(path)      # most recently used: _prune keeps it
+    except OSError:
+        pass
+    return True
+
+
+def build_tables():
+    """The tables, once per process: mapped from the per-machine cache when it holds this
+    build's tables, else built (and saved there for the next process)."""
+    global _BUILT, SOURCE
+    if _BUILT:
+        return
+    path = cache_path()
+    if path is not None and _load(path):
+        SOURCE = "cache"
+    else:
+        _build()
+        SOURCE = "built"
+        if path is not None and _save(path):
+            SOURCE = "built+saved"
     _BUILT = True
 
 
