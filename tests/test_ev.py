@@ -2,15 +2,19 @@
 per-form hand statistics, the self-play fit, and (slow) its response to the rules' values
 and its strength in the duplicate arena."""
 from collections import Counter
+from itertools import combinations
 import json
+import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mjsim import PATTERNS, Rules, _ev, engine, evfit, evplayer, game, runner
 from mjsim.cli import main
 from mjsim.players import Player
-from mjsim.tiles import parse_tile, parse_tiles, to_counts
+from mjsim.tiles import kind_name, parse_tile, parse_tiles, to_counts
 
 EV4 = ("ev",) * 4
 
@@ -154,8 +158,25 @@ def test_player_opts_layout():
     assert row[evplayer.OPT_CLAIM] == model["style"]["claim"]
     assert row[evplayer.OPT_WIN: evplayer.OPT_WIN + 3] == model["win"][0]
     assert row[evplayer.OPT_WAIT: evplayer.OPT_WAIT + evplayer.N_WAIT] == model["wait"]
-    pairs = evplayer.OPT_FORM + 2 * evplayer.FORMS.index("pairs")
-    assert row[pairs] == pytest.approx(model["forms"]["pairs"][0] + model["form_shift"]["pairs"])
+    for i, name in enumerate(evplayer.FITTED_FORMS):
+        at = evplayer.OPT_FORM + 2 * i
+        intercept, slope = model["forms"][name]
+        assert row[at: at + 2] == pytest.approx([intercept + model["form_shift"].get(name, 0), slope]), name
+    # the form numbers end where the model-1 tenpai numbers begin
+    assert evplayer.OPT_FORM + 2 * len(evplayer.FITTED_FORMS) == evplayer.OPT_TENPAI_HI
+    assert set(evplayer.FORMS) - set(evplayer.FITTED_FORMS) == {"standard", "quanqiuren"}
+
+
+def test_player_opts_refuse_a_shifted_standard_form(monkeypatch):
+    shipped = evplayer.load_model("wanzai")
+    model = dict(shipped, forms=dict(shipped["forms"], standard=[0.5, 1.0]))
+    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None: model)
+    with pytest.raises(evplayer.PlayerOptionError, match="standard form is the base"):
+        evplayer.player_opts("wanzai")
+    model = dict(shipped, forms={k: v for k, v in shipped["forms"].items() if k != "daqidui"})
+    row = evplayer.player_opts("wanzai")       # an older fit without 大七對: the base model
+    at = evplayer.OPT_FORM + 2 * evplayer.FITTED_FORMS.index("daqidui")
+    assert row[at: at + 2] == [0.0, 1.0]
 
 
 # ------------------------------------------------------------------ per-form statistics
@@ -170,7 +191,8 @@ def features(hand, melds=(), game_code=0, indicator=-1, seen=None):
 
 def test_form_features_wanzai():
     forms, jokers = features("123456789m1122z5p")
-    (std_ok, std_d, std_u), (p_ok, p_d, p_u), (l_ok, _, _), (q_ok, q_d, q_u) = forms
+    assert len(forms) == len(evplayer.FORMS)
+    (std_ok, std_d, std_u), (p_ok, p_d, p_u), (l_ok, _, _), (q_ok, q_d, q_u), dqd, qqr = forms
     assert jokers == 0 and std_ok and std_d == 0
     # waits 1z / 2z (two copies each unseen) and nothing else: 5p needs a partner first
     assert std_u == 4
@@ -203,6 +225,216 @@ def test_form_features_anhua_wilds_are_jokers():
     std = forms[0]
     assert std[0] and std[1] == engine.shanten(Rules.load("anhua"), "123m456m789m25s1p2p", wild="1p")
     assert not forms[2][0]                          # no 十三爛 in Anhua
+
+
+F_DQD, F_QQR = evplayer.FORMS.index("daqidui"), evplayer.FORMS.index("quanqiuren")
+
+
+def dqd_missing(counts, m):
+    """Brute force: fewest tiles a 大七對 of m triplets and a pair (distinct kinds) still
+    lacks, over every choice of kinds (kinds not held are interchangeable: m + 1 of them
+    stand for all)."""
+    held = [k for k in range(34) if counts[k]]
+    cand = held + [k for k in range(34) if not counts[k]][:m + 1]
+    best = 99
+    for trips in combinations(cand, m):
+        lack = sum(3 - min(counts[k], 3) for k in trips)
+        for pair in cand:
+            if pair not in trips:
+                best = min(best, lack + 2 - min(counts[pair], 2))
+    return best
+
+
+def dqd_twin(counts, seen, m):
+    """(shanten, useful tiles) of the 大七對 form by brute force, None when the player leaves
+    it closed (more than four tiles missing)."""
+    miss = dqd_missing(counts, m)
+    if miss > 4:
+        return None
+    useful = 0
+    for k in range(34):
+        counts[k] += 1
+        if dqd_missing(counts, m) < miss:
+            useful += max(0, 4 - (counts[k] - 1) - seen[k])
+        counts[k] -= 1
+    return miss - 1, useful
+
+
+@st.composite
+def dqd_hands(draw, near):
+    """A 3m+1 concealed part (m = 4 - melds) with 0..4 exposed pungs or kongs (sometimes a
+    chow, which closes the form) and some tiles seen; `near`: a 大七對 short of a tile or two."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    left = [4] * 34
+    n_melds = draw(st.integers(0, 4))
+    melds = []
+    for _ in range(n_melds):
+        if rng.random() < 0.15:
+            if rng.random() < 0.3:      # an honour run 東南西 or 中發白
+                ks = rng.choice([[27, 28, 29], [31, 32, 33]])
+            else:
+                low = 9 * rng.randrange(3) + rng.randrange(7)
+                ks = [low, low + 1, low + 2]
+            if all(left[k] for k in ks):
+                for k in ks:
+                    left[k] -= 1
+                melds.append(("chow", "".join(kind_name(k) for k in ks)))
+                continue
+        k = rng.choice([k for k in range(34) if left[k] == 4])
+        kind = rng.choice(["pung", "pung", "kong", "concealed_kong"])
+        left[k] -= 3 if kind == "pung" else 4
+        melds.append((kind, kind_name(k) * (3 if kind == "pung" else 4)))
+    m = 4 - len(melds)
+    counts = [0] * 34
+    if near:
+        groups = rng.sample([k for k in range(34) if left[k] >= 3], m + 1)
+        for i, k in enumerate(groups):
+            counts[k] = 2 if i == m else 3
+        for _ in range(rng.randrange(1, 3)):        # take one or two tiles away, add others
+            counts[rng.choice([k for k in range(34) if counts[k]])] -= 1
+        while sum(counts) < 3 * m + 1:
+            k = rng.randrange(34)
+            if counts[k] < left[k]:
+                counts[k] += 1
+        while sum(counts) > 3 * m + 1:
+            counts[rng.choice([k for k in range(34) if counts[k]])] -= 1
+    else:
+        pool = [k for k in range(34) for _ in range(left[k])]
+        # few kinds make pairs and pungs common enough for the form to be open
+        kinds_ = rng.sample(range(34), rng.randrange(4, 12))
+        pool = [k for k in pool if k in kinds_] or pool
+        for k in rng.sample(pool, min(3 * m + 1, len(pool))):
+            counts[k] += 1
+        while sum(counts) < 3 * m + 1:
+            k = rng.randrange(34)
+            if counts[k] < left[k]:
+                counts[k] += 1
+    seen = [rng.randrange(0, left[k] - counts[k] + 1) if rng.random() < 0.3 else 0 for k in range(34)]
+    return counts, melds, seen
+
+
+def check_dqd(counts, melds, seen):
+    ms = engine.parse_melds("wanzai", list(melds))
+    info = engine.meld_info(ms)
+    # exposed melds are on the table, a concealed kong is hidden: neither is unseen
+    hidden = [0] * 34
+    seen = list(seen)
+    for m in ms:
+        for k in m.tiles:
+            (hidden if m.kind == "concealed_kong" else seen)[k] += 1
+    forms, _ = _ev.form_features(0, False, counts, info, seen, hidden, -1)
+    ok, d, u = forms[F_DQD]
+    if info[1]:
+        assert not ok                                 # a chow (or honour run) rules it out
+        return
+    want = dqd_twin(list(counts), [a + b for a, b in zip(seen, hidden)], 4 - len(melds))
+    assert (want is not None) == ok, (counts, melds)
+    if ok:
+        assert (d, u) == want, (counts, melds)
+
+
+@settings(max_examples=60, deadline=None)
+@given(dqd_hands(near=False))
+def test_daqidui_form_matches_brute_force_on_random_hands(case):
+    check_dqd(*case)
+
+
+@settings(max_examples=60, deadline=None)
+@given(dqd_hands(near=True))
+def test_daqidui_form_matches_brute_force_near_complete(case):
+    check_dqd(*case)
+
+
+def test_daqidui_and_quanqiuren_forms_on_known_hands():
+    # two pungs and three pairs: two tiles short of 大七對; the pairs' 6 copies help
+    forms, _ = features("555p99s44s88m5m", melds=[("pung", "111m")])
+    assert forms[F_DQD] == (True, 1, 6) and not forms[F_QQR][0]
+    # 大七對 tenpai on two pairs (four tiles), melds included; far from it, the form is closed
+    forms, _ = features("147m258p369s1234z", melds=[])
+    assert not forms[F_DQD][0]
+    forms, _ = features("99s44s555p", melds=[("pung", "111m"), ("kong", "2222p")])
+    assert forms[F_DQD] == (True, 0, 4)
+    # a chow or an honour run closes it; a concealed kong keeps it
+    forms, _ = features("99s44s555p", melds=[("chow", "123m"), ("kong", "2222p")])
+    assert not forms[F_DQD][0]
+    forms, _ = features("99s44s555p", melds=[("chow", "567z"), ("kong", "2222p")])
+    assert not forms[F_DQD][0]
+    forms, _ = features("99s44s555p", melds=[("concealed_kong", "1111m"), ("kong", "2222p")])
+    assert forms[F_DQD] == (True, 0, 4)
+    # four exposed melds: 全求人 is the standard form's single wait, which it replaces
+    forms, _ = features("7s", melds=[("chow", "123m"), ("pung", "555p"), ("kong", "2222p"), ("pung", "999s")])
+    assert forms[F_QQR] == (True, 0, 3) and not forms[0][0] and not forms[F_DQD][0]
+    forms, _ = features("7s", melds=[("pung", "111m"), ("pung", "555p"), ("kong", "2222p"), ("pung", "999s")])
+    assert forms[F_QQR] == (True, 0, 3) and forms[F_DQD] == (True, 0, 3)
+    # a concealed kong breaks 全求人: the standard form stays
+    forms, _ = features("7s", melds=[("concealed_kong", "1111m"), ("pung", "555p"), ("kong", "2222p"),
+                                     ("pung", "999s")])
+    assert not forms[F_QQR][0] and forms[0] == (True, 0, 3)
+
+
+class ScriptedDealer(Player):
+    """Discards `tile` first, then plays greedy; never claims or wins."""
+
+    def __init__(self, tile):
+        self.tile = parse_tile(tile)
+
+    def turn(self, view, options):
+        return ("discard", self.tile) if ("discard", self.tile) in options else view.builtin("greedy")
+
+    def claim(self, view, tile, options):
+        return None
+
+    def win(self, view, tile, kind):
+        return False
+
+
+class PungThenAsk(Player):
+    """Pungs the first tile it can, then plays (and records) what the built-in ev does."""
+
+    def __init__(self):
+        self.turns = []
+
+    def claim(self, view, tile, options):
+        return options.index(("pung",)) if ("pung",) in options and not self.turns else None
+
+    def turn(self, view, options):
+        choice = view.builtin("ev")
+        self.turns.append((list(view.hand), choice))
+        return choice
+
+    def win(self, view, tile, kind):
+        return True
+
+
+def first_discard_after_pung(hand1, **overrides):
+    """Seat 1 holds `hand1`, pungs the dealer's first discard (1m) and is asked for a discard:
+    ev's answer (flat wall: the dealer's 14 tiles, then 13 for each seat, then the draws)."""
+    rules = Rules.load("wanzai", wall_model="flat", **overrides)
+    hands = [parse_tiles(t) for t in ("1m2p3p6p7p1z2z3z4z5z6z7z7z7z", hand1,
+                                      "2s3s6s7s9s1p2p3p4p8p9p1s2s", "3s5s6s7s8s9p1p2p3p4p4s5s6p")]
+    used = Counter(k for h in hands for k in h)
+    wall = [k for h in hands for k in h] + [k for k in range(34) for _ in range(4 - used[k])]
+    seat = PungThenAsk()
+    game.play(rules, players=(ScriptedDealer("1m"), seat, "greedy", "greedy"), wall=wall, dealer=0)
+    hand, (action, kind) = seat.turns[0]
+    assert action == "discard" and sum(hand) == 11      # the turn right after the pung
+    return kind_name(kind)
+
+
+def test_ev_keeps_the_pungs_when_daqidui_pays():
+    # after punging 1m: 555p 99s 44s 88m 45m.  Dropping a pair (9s) or the run (4m/5m) keep
+    # the same standard shanten (1); the run is worth more there (3m 6m), the pairs keep
+    # 大七對 a tile closer.  At the default 大七對 [3,3] ev breaks a pair, at [12,12] the run.
+    hand = "11m555p99s44s88m45m"
+    assert first_discard_after_pung(hand) in ("9s", "4s", "8m")
+    assert first_discard_after_pung(hand, **{"values.daqidui": [12, 12]}) in ("4m", "5m")
+    # all in 萬 (pung included) a 大七對 is worth 清一色大七對, and that value decides: 2m keeps
+    # 555m 66m 88m (大七對 two from ready), 8m leaves it three away
+    one_suit = "11m23455566788m"
+    assert first_discard_after_pung(one_suit, **{"values.qingyise_daqidui": [60, 60]}) == "2m"
+    low = {"values.qingyise_daqidui": [5, 5]}
+    assert first_discard_after_pung(one_suit, **low) == "8m"
+    assert first_discard_after_pung(one_suit, **low, **{"values.daqidui": [60, 60]}) == "8m"
 
 
 # ------------------------------------------------------------------ the danger model
@@ -318,7 +550,8 @@ def test_fit_ev_cli(tmp_path, capsys):
     out = tmp_path / "w.json"
     assert main(["fit-ev", "--rules", "wanzai", "--set", "values.qixiaodui=[20,20]", "--hands", "100",
                  "--players", "greedy", "--out", str(out), "--no-progress"]) == 0
-    assert "wanzai" in json.loads(out.read_text())
+    entry = json.loads(out.read_text())["wanzai"]
+    assert set(entry["forms"]) == {"standard", *evplayer.FITTED_FORMS}     # 大七對 included
     assert main(["fit-ev", "--hands", "5", "--out", str(out)]) == 2
     assert "at least 100" in capsys.readouterr().err
 
@@ -346,6 +579,35 @@ def test_wanzai_qixiaodui_rate_follows_its_value():
     high = rate(Rules.load("wanzai", **{"values.qixiaodui": [20, 20]}), qixiaodui)
     low = rate(Rules.load("wanzai", **{"values.qixiaodui": [2, 2]}), qixiaodui)
     assert high >= 1.5 * base and low < base, (low, base, high)
+
+
+def daqidui(wins):
+    return np.isin(wins["pattern"], [PATTERNS.index("daqidui"), PATTERNS.index("qingyise_daqidui")])
+
+
+def quanqiuren(wins):
+    # the property, so that a 全求人 scored as a higher id (大七對, 清一色) still counts
+    return ((wins["props"] >> PATTERNS.index("quanqiuren")) & 1) == 1
+
+
+@pytest.mark.slow
+def test_wanzai_daqidui_rate_follows_its_value():
+    base = rate(Rules.load("wanzai"), daqidui)
+    high = rate(Rules.load("wanzai", **{"values.daqidui": [12, 12]}), daqidui)
+    # [2, 2] still scores a 大七對 as one (below 平胡's 2 on a discard it would score as 平胡,
+    # which would lower the count without any change of play)
+    low = rate(Rules.load("wanzai", **{"values.daqidui": [2, 2]}), daqidui)
+    assert high >= 1.5 * base and low < base, (low, base, high)
+
+
+@pytest.mark.slow
+def test_wanzai_quanqiuren_rate_follows_its_value():
+    # at the default [2, 1] 全求人 is worth what 平胡 is; raising the discard value makes
+    # ev claim toward it, and lowering it back lowers the rate again
+    base = rate(Rules.load("wanzai"), quanqiuren)
+    mid = rate(Rules.load("wanzai", **{"values.quanqiuren": [4, 1]}), quanqiuren)
+    high = rate(Rules.load("wanzai", **{"values.quanqiuren": [8, 1]}), quanqiuren)
+    assert high >= 1.5 * base and base < mid < high, (base, mid, high)
 
 
 @pytest.mark.slow

@@ -18,8 +18,8 @@ DEFAULT_RULES = {
     ("wanzai", "random"): "59be1e57d242e8d7950d528f143624d6635d0200d86687de9d1114b080c0d351",
     ("wanzai", "greedy"): "69595f41223d3cc7c9e9696566238b5bb0652324083a8b6f7cdefe706afc9a4c",
     ("wanzai", "greedy_v1"): "8950ef2bac59d8a69589a0a8240e4fb621fab1be27dc9a7e22c5e73112f8dd88",
-    ("wanzai", "ev"): "13f4115212cc4ed5a66708c3fd8f974f4e405def31e3813e37019518f7044bfe",
-    ("wanzai", "mixed"): "ebd145964909afc475419e2928f8287478a3f2c2ef7baa3e4b538bfa92d728b4",
+    ("wanzai", "ev"): "977d984e63dde5c3c96f5ff66f7008ccee2f1ffe16ab60a3b99634cdbdbfeab6",
+    ("wanzai", "mixed"): "f287d094ac272d7bfdc0bc089880606a188fc319c5c7c33687e9cd949ffc3a00",
     ("anhua", "random"): "4504e059918a17a5af208e4d998d9939c217b9a79993bced4ae011e75d1ad1a1",
     ("anhua", "greedy"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
     ("anhua", "greedy_v1"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
@@ -35,7 +35,7 @@ VARIANT_OVERRIDES = {
                   added_kong_on_draw_only=False, buzhang_tiles=2, birds=2, kong_min_wall=0),
 }
 VARIANT_RULES = {
-    ("wanzai", "mixed"): "98ee358fed88aa0650b5c45a553a7570eaa14ef808534d28cb6859441e84de99",
+    ("wanzai", "mixed"): "ade5328e7de962322cb255ebd98bab94102d7583351376ea075edd2bd37653c9",
     ("wanzai", "greedy"): "fcddf2c71e6151f76b374584f18e3342d5af5055637d850b38994b88d99eceaf",
     ("anhua", "mixed"): "fa4a609e8f214f4433be9dc5bf2b2cbbae562cdcd2c77130c390379216a1a173",
     ("anhua", "greedy"): "e8f7a0c6865ccdf3e597de19483feab871628be8678b246f4858950a8fd15656",

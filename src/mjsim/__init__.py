@@ -1,5 +1,5 @@
 """mjsim: Monte Carlo engine for regional Chinese mahjong (Wanzai 萬載, Anhua seven-wild 安化七王)."""
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 from mjsim.engine import (
     PATTERNS,

@@ -23,8 +23,11 @@ cdef enum:
     N_TEN_F = 8             # model 1: tenpai features (4 at OPT_TENPAI, 4 at OPT_TENPAI_HI)
     N_WAIT_F = 20           # model 1: wait features (at OPT_WAIT)
     OPT_TENPAI_HI = 60
-    OPT_FORM = 52           # per form (standard, pairs, 十三爛, 清一色): the win model's logit
-                            #   for that form is intercept + slope x the base logit
+    OPT_FORM = 52           # per fitted form (pairs, 十三爛, 清一色, 大七對: 2 numbers each,
+                            #   52..59): the win model's logit for that form is intercept +
+                            #   slope x the base logit; the standard form is the base logit
+                            #   itself, and 全求人 (the standard form's hands at four exposed
+                            #   melds) shares it
 
 cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                  int drawn, int* tile) noexcept nogil

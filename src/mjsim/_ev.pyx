@@ -3,9 +3,10 @@
 
 A 3n+1 hand is worth  Σ over hand forms  P(win via the form) x value(form), kept as the
 best form plus OPT_MIX times the others:
-- forms: Wanzai standard (honor runs included), 七小對, 十三爛 and 清一色 (standard in the
-  suit the hand leans to); Anhua standard (2-5-8 pair), 小七對 and 清一色 (any pair), wilds
-  as jokers.  Each form's distance and useful tiles (unseen copies that shorten it) come
+- forms: Wanzai standard (honor runs included), 七小對, 十三爛, 清一色 (standard in the
+  suit the hand leans to), 大七對 (pungs only; 清一色大七對 when every tile is already in one
+  suit) and 全求人 (four exposed melds: the standard form's single wait, valued as 全求人);
+  Anhua standard (2-5-8 pair), 小七對 and 清一色 (any pair), wilds as jokers.  Each form's distance and useful tiles (unseen copies that shorten it) come
   from the per-group tables (_eval's per-form neighbour rows).
 - values from the rules in force: Wanzai `values` for each form, self-draw (every other
   seat pays) and discard shares weighted by the fitted self-draw share, each payment with
@@ -24,7 +25,7 @@ the Anhua special start is declared when its sure payment beats the hand's EV.
 Everything is deterministic (no RNG) and works on the live HandState in place, restoring
 every change before it returns.
 """
-from libc.stdint cimport uint8_t, int8_t
+from libc.stdint cimport uint8_t, int8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.math cimport exp, log1p, pow
 
@@ -43,7 +44,9 @@ cdef enum:
     F_PAIRS = 1
     F_LAN = 2
     F_QYS = 3
-    N_FORMS = 4
+    F_DQD = 4                   # Wanzai 大七對: pungs and kongs only
+    F_QQR = 5                   # Wanzai 全求人: four exposed melds, the standard form's state
+    N_FORMS = 6
 
 cdef double NEG = -1e30
 
@@ -57,6 +60,8 @@ ctypedef struct Ctx:
     int live
     double phi                   # self-draw share of wins
     double wz[N_FORMS][2]        # Wanzai: what a win of the form brings [self-draw, discard]
+    double mult                  # Wanzai: Σ over the other seats of a payment's multiplier
+    double piao                  #   and of its piao addition (wanzai_values)
     double bird                  # Anhua: expected bird factor of a payment
     double risk[34]              # chance that discarding k deals in
     double cost[34]              # expected loss of discarding k
@@ -78,34 +83,73 @@ cdef inline double pay(const Ctx* c, int payer, int receiver, double amount, bin
 
 cdef inline double bend(const Ctx* c, double v, double ref) noexcept nogil:
     """A form's value relative to the reference, raised to OPT_VALUE."""
-    if ref <= 0 or v <= 0:
+    if ref <= 0 or v <= 0 or v == ref:
         return v
     return ref * pow(v / ref, c.o[OPT_VALUE])
 
 
+cdef inline int fan(const Ctx* c, int row, int col, int alt) noexcept nogil:
+    """Value of a win in column col (0 self-draw, 1 discard) as id `row`, or as `alt` when
+    that is worth more: a hand fitting several ids scores the highest (RULES §2.2)."""
+    cdef int v = c.cfg.ev.values[row][1 - col]
+    if alt >= 0 and c.cfg.ev.values[alt][1 - col] > v:
+        v = c.cfg.ev.values[alt][1 - col]
+    return v
+
+
 cdef void wanzai_values(Ctx* c) noexcept nogil:
+    """c.wz: each form's win, self-drawn (every other seat pays) and on a discard (one of
+    them, on average), through pay(): Σ over payers of amount x mult(payer) + piao(payer),
+    so the payers' sums are taken once and each form costs two products."""
+    cdef const GameConfig* cfg = c.cfg
     cdef int f, q, i, col
     cdef int ids[N_FORMS]
-    cdef double amount, ref
+    cdef int alt[N_FORMS]
+    cdef double amount, m, mult = 0, piao = 0
+    for i in range(1, 4):
+        q = (c.s + i) & 3
+        m = 1 << (c.st.fire[q] + c.st.fire[c.s])
+        if cfg.dealer_pays_double and q == c.st.dealer:
+            m *= 2
+        mult += m
+        piao += (cfg.piao[q] + cfg.piao[c.s]) * cfg.ev.base
+    c.mult = mult
+    c.piao = piao
     ids[F_STD] = _eval.P_PINGHU
     ids[F_PAIRS] = _eval.P_QIXIAODUI
     ids[F_LAN] = _eval.P_SHISANLAN
     ids[F_QYS] = _eval.P_QYS_PINGHU
+    # a 大七對 is also a 平胡 (pungs are melds)
+    ids[F_DQD] = _eval.P_DAQIDUI
+    # 全求人 on a discard; its self-draw is 平胡 unless the house variant scores it apart
+    ids[F_QQR] = _eval.P_QUANQIUREN
+    for f in range(N_FORMS):
+        alt[f] = -1
+    alt[F_DQD] = _eval.P_PINGHU
+    alt[F_QQR] = _eval.P_PINGHU
     for f in range(N_FORMS):
         for col in range(2):
-            amount = c.cfg.ev.base * c.cfg.ev.values[ids[f]][1 - col]
-            c.wz[f][col] = 0
-            for i in range(1, 4):
-                q = (c.s + i) & 3
-                # self-draw: every other seat pays; discard: one of them, on average
-                c.wz[f][col] += pay(c, q, c.s, amount, True) * (1.0 if col == 0 else 1.0 / 3)
-    for f in range(1, N_FORMS):
-        for col in range(2):
-            c.wz[f][col] = bend(c, c.wz[f][col], c.wz[F_STD][col])
+            if f == F_QQR and col == 0 and not cfg.ev.quanqiuren_self:
+                amount = cfg.ev.base * fan(c, _eval.P_PINGHU, col, -1)
+            else:
+                amount = cfg.ev.base * fan(c, ids[f], col, alt[f])
+            c.wz[f][col] = amount * mult + piao if col == 0 else (amount * mult + piao) / 3
+            if f != F_STD:
+                c.wz[f][col] = bend(c, c.wz[f][col], c.wz[F_STD][col])
+
+
+cdef double wz_dqd_qys(const Ctx* c, int col) noexcept nogil:
+    """c.wz's entry for a 大七對 already all in one suit (its 清一色 row), asked for seldom
+    enough to be worked out when needed."""
+    cdef double amount = c.cfg.ev.base * fan(c, _eval.P_QYS_DAQIDUI, col, _eval.P_QYS_PINGHU)
+    cdef double v = amount * c.mult + c.piao
+    return bend(c, v if col == 0 else v / 3, c.wz[F_STD][col])
 
 
 cdef inline double p_win(const Ctx* c, int f, int d, int u, int self_only) noexcept nogil:
-    """P(win via form f) from its distance d (shanten), useful tiles u, the live wall."""
+    """P(win via form f) from its distance d (shanten), useful tiles u, the live wall.  The
+    base logit is the standard form's; each other form maps it through its own intercept
+    and slope (OPT_FORM), except 全求人, whose state is the standard form's own."""
     cdef const double* w
     cdef double x
     if d < 0:
@@ -116,7 +160,8 @@ cdef inline double p_win(const Ctx* c, int f, int d, int u, int self_only) noexc
         d = N_WIN_D - 1
     w = c.o + OPT_WIN + 3 * d
     x = w[0] + w[1] * log1p(u) + w[2] * c.live * 0.01 + c.o[OPT_WIN_SELF_ONLY] * self_only
-    x = c.o[OPT_FORM + 2 * f] + c.o[OPT_FORM + 2 * f + 1] * x
+    if f != F_STD and f != F_QQR:
+        x = c.o[OPT_FORM + 2 * (f - 1)] + c.o[OPT_FORM + 2 * f - 1] * x
     return 1.0 / (1.0 + exp(-x))
 
 
@@ -166,6 +211,7 @@ ctypedef struct Forms:
     int u[N_FORMS]              # unseen copies that lower it
     int jokers                  # Anhua: wilds kept in hand
     int cat
+    int dqd_qys                 # 大七對: every tile, melds included, already in one suit
 
 
 cdef inline int count_useful(const Ctx* c, const int* acc, int own, int jokers, int lo, int hi,
@@ -173,10 +219,110 @@ cdef inline int count_useful(const Ctx* c, const int* acc, int own, int jokers, 
     """Unseen copies of the kinds in [lo, hi) whose addition lowers the distance (with the
     jokers taken off both sides); wild kinds are counted by the caller."""
     cdef int k, n = 0, j = joker_dist(own, jokers)
+    if jokers == 0:
+        # every Wanzai hand: distances are >= 0, so the test is acc[k] < own (INF never passes)
+        for k in range(lo, hi):
+            if acc[k] < j and k != wa and k != wb:
+                n += available(c.st, c.p, k)
+        return n
     for k in range(lo, hi):
         if k != wa and k != wb and acc[k] < INF and joker_dist(acc[k], jokers) < j:
             n += available(c.st, c.p, k)
     return n
+
+
+cdef inline int dqd_saving(int n3, int n2, int n1, int groups) noexcept nogil:
+    """Most tiles of a 大七對 target (`groups` - 1 triplets and a pair, distinct kinds) the
+    hand already holds, from how many kinds it holds three or more (n3), two (n2) or one (n1)
+    of.  The best target is the `groups` kinds held most (a kind gives min(count, 3) tiles as
+    a triplet, min(count, 2) as the pair): the pair goes to a kind held twice or less, and
+    wastes one tile only when every chosen kind holds a triplet."""
+    cdef int s, t = n3 if n3 < groups else groups
+    s = 3 * t - (t == groups)
+    groups -= t
+    t = n2 if n2 < groups else groups
+    s += 2 * t
+    groups -= t
+    return s + (n1 if n1 < groups else groups)
+
+
+cdef inline int byte_sum(uint64_t x) noexcept nogil:
+    """Sum of the bytes of x (each small enough that the total fits a byte)."""
+    return <int>((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef void dqd_stats(const Ctx* c, const uint8_t* h, const MeldInfo* mi, Forms* F) noexcept nogil:
+    """大七對 (Wanzai, no chow or honour-run meld): distance and useful tiles of a 3m+1
+    concealed part needing m triplets and a pair (m = 4 - melds).  Kinds count only by how
+    many the hand holds (0, 1, 2, 3+), so a draw helps exactly when it moves a kind up a
+    class that raises the saving; useful tiles are the unseen copies of those kinds.
+    Further than three from ready the form is left closed (it could not win in time)."""
+    cdef uint64_t w[5]
+    cdef uint64_t x, ge1 = 0, ge2 = 0, ge3 = 0
+    cdef uint64_t LOW = 0x0101010101010101ULL
+    cdef int k, n1, n2, n3, groups = MAX_MELDS - mi.n + 1, own, s, cls, mask, u = 0
+    cdef int helps[4]
+    # kinds held at least once, twice, three times: bit 0 of each count byte after a
+    # shift, summed over the hand's five words (counts are 0..4)
+    w[4] = 0
+    memcpy(w, h, 34)
+    for k in range(5):
+        x = w[k]
+        ge1 += (x | (x >> 1) | (x >> 2)) & LOW
+        ge2 += ((x >> 1) | (x >> 2)) & LOW
+        ge3 += ((x >> 2) | (x & (x >> 1))) & LOW
+    n3 = byte_sum(ge3)
+    n2 = byte_sum(ge2) - n3
+    n1 = byte_sum(ge1) - n3 - n2
+    s = dqd_saving(n3, n2, n1, groups)
+    own = 3 * groups - 1 - s
+    F.ok[F_DQD] = own <= 4
+    if not F.ok[F_DQD]:
+        return
+    # a draw of a kind held 0, 1 or 2 times moves it to the next class
+    helps[0] = dqd_saving(n3, n2, n1 + 1, groups) > s
+    helps[1] = dqd_saving(n3, n2 + 1, n1 - 1, groups) > s
+    helps[2] = dqd_saving(n3 + 1, n2 - 1, n1, groups) > s
+    helps[3] = 0
+    mask = mi.suit_mask
+    for k in range(34):
+        cls = h[k] if h[k] < 3 else 3
+        if helps[cls]:
+            u += available(c.st, c.p, k)
+        if h[k]:
+            mask |= 1 << (k // 9 if k < 27 else 3)
+    F.d[F_DQD] = own - 1
+    F.u[F_DQD] = u
+    F.dqd_qys = mask == 1 or mask == 2 or mask == 4
+
+
+cdef uint64_t dqd_keeps(const uint8_t* h, const MeldInfo* mi) noexcept nogil:
+    """The discards (bit k) from a 3n+2 Wanzai hand that leave it closest to 大七對, when
+    that is within the form's reach: best_discard weighs them even where they cost the
+    standard shanten, as raising 大七對's value should make a hand keep its pairs."""
+    cdef int k, n[5], groups = MAX_MELDS - mi.n + 1, best = 5, n3
+    cdef int after[5]
+    cdef uint64_t keep = 0
+    if mi.has_chow:
+        return 0
+    n[0] = n[1] = n[2] = n[3] = n[4] = 0
+    for k in range(34):
+        n[h[k]] += 1
+    n3 = n[3] + n[4]     # the saving counts a kind held four times as a triplet
+    # the 3n+1 hand's distance after discarding a kind held 1, 2, 3 or 4 times
+    after[1] = 3 * groups - 1 - dqd_saving(n3, n[2], n[1] - 1, groups)
+    after[2] = 3 * groups - 1 - dqd_saving(n3, n[2] - 1, n[1] + 1, groups)
+    after[3] = 3 * groups - 1 - dqd_saving(n3 - 1, n[2] + 1, n[1], groups)
+    after[4] = 3 * groups - 1 - dqd_saving(n3, n[2], n[1], groups)
+    for k in range(1, 5):
+        if n[k] and after[k] < best:
+            best = after[k]
+    if best > 4:
+        return 0
+    for k in range(34):
+        if h[k] and after[h[k]] == best:
+            keep |= (<uint64_t>1) << k
+    return keep
 
 
 cdef void form_stats(const Ctx* c, const uint8_t* h, const MeldInfo* mi, Forms* F) noexcept nogil:
@@ -224,6 +370,17 @@ cdef void form_stats(const Ctx* c, const uint8_t* h, const MeldInfo* mi, Forms* 
                 _eval._lan_neighbours(T, h, 1, acc)
                 F.d[F_LAN] = own - 1
                 F.u[F_LAN] = count_useful(c, acc, own, 0, 0, 34, -1, -1)
+    F.ok[F_DQD] = F.ok[F_QQR] = 0
+    F.dqd_qys = 0
+    if not anhua:
+        if not mi.has_chow:
+            dqd_stats(c, h, mi, F)
+        if mi.n == MAX_MELDS and not mi.has_concealed_kong:
+            # the same single-tile wait as the standard form, valued as 全求人
+            F.ok[F_QQR] = 1
+            F.d[F_QQR] = F.d[F_STD]
+            F.u[F_QQR] = F.u[F_STD]
+            F.ok[F_STD] = 0
     g = lead_suit(nat, mi)
     F.ok[F_QYS] = g >= 0
     if g >= 0:
@@ -239,6 +396,8 @@ cdef double form_value(const Ctx* c, int f, const Forms* F) noexcept nogil:
     cdef const GameConfig* cfg = c.cfg
     cdef double basic, ref, v
     if not is_anhua(c.st):
+        if f == F_DQD and F.dqd_qys:
+            return c.phi * wz_dqd_qys(c, 0) + (1 - c.phi) * wz_dqd_qys(c, 1)
         return c.phi * c.wz[f][0] + (1 - c.phi) * c.wz[f][1]
     ref = cfg.ev.base * cfg.ev.m_hard
     # no wild kept: 硬莊, any win; wilds kept: 平胡 x category, self-draw only
@@ -503,12 +662,14 @@ cdef void init_ctx(Ctx* c, HandState* st, int s) noexcept nogil:
 
 cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexcept nogil:
     """The discard from a 3n+2 hand with the highest EV after danger -> that score.
-    Candidates: the discards that keep the best shanten, and facing a threat the others,
+    Candidates: the discards that keep the best shanten or the best 大七對 distance
+    (dqd_keeps), and facing a threat the others,
     valued 0 (a folding discard: only its danger counts; valuing it by its own EV folded
     too often and lost in the arena)."""
     cdef int8_t sh_of[34]
     cdef int k, best_sh, best_k = -1
     cdef double v, best = NEG, fold = c.o[OPT_FOLD]
+    cdef uint64_t keep = 0 if is_anhua(c.st) else dqd_keeps(h, mi)
     best_sh = 127
     _eval.shanten_neighbours(&c.cfg.ev, h, mi, c.st.indicator, -1, sh_of)
     for k in range(34):
@@ -517,7 +678,7 @@ cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexc
     for k in range(33, -1, -1):
         if not h[k]:
             continue
-        if sh_of[k] <= best_sh:
+        if sh_of[k] <= best_sh or (keep >> k) & 1:
             h[k] -= 1
             c.st.seen[k] += 1       # the discard becomes visible
             v = eval13(c, h, mi)
@@ -647,9 +808,10 @@ cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
 # ================================================================ test and fit shim
 
 def form_features(int game, bint pair_258, hand, melds, seen, hidden, int indicator=-1):
-    """Per form (standard, pairs, 十三爛, 清一色): (open, shanten, useful tiles) of a 3n+1
-    hand, as the player computes them; melds = (n, has_chow, has_concealed_kong, suit_mask,
-    counts34) as mjsim.engine.meld_info gives.  For mjsim.evfit and the tests."""
+    """Per form (standard, pairs, 十三爛, 清一色, 大七對, 全求人; evplayer.FORMS): (open,
+    shanten, useful tiles) of a 3n+1 hand, as the player computes them; melds = (n,
+    has_chow, has_concealed_kong, suit_mask, counts34) as mjsim.engine.meld_info gives.
+    For mjsim.evfit and the tests."""
     cdef HandState st
     cdef GameConfig cfg
     cdef Ctx c

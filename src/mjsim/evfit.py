@@ -7,7 +7,12 @@ ordinary discard the fit sees what the discarding seat saw:
   tiles u (unseen copies that lower it), live tiles left L, and (Anhua) whether the hand
   keeps a wild (it can then only self-draw); label: the seat wins this hand.  Logistic
   regression (statsmodels Logit, maximum likelihood) with, per d in 0..5 (5 = five or
-  more), an intercept and slopes on log(1 + u) and L/100, plus one self-only term.
+  more), an intercept and slopes on log(1 + u) and L/100, plus one self-only term.  d and u
+  are the standard form's; a win in any standard hand (大七對 included) is its label.
+- per form (evplayer.FITTED_FORMS: pairs, 十三爛, 清一色, 大七對): an intercept and a slope
+  on that base logit, fitted on the states where the form is no further from a win than
+  the standard form, labelled by wins in the form.  全求人 has none: it is the standard
+  form's own hands at four exposed melds (the same distance, useful tiles and wins).
 - tenpai model: each opponent's shanten at that moment; logistic regression of
   "tenpai" on its discard count and meld count.
 - wait table: for each tenpai opponent, does the discarded tile complete its hand (a win
@@ -36,12 +41,14 @@ KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED = 0, 1, 2
 SELF_KINDS = {"self_draw", "gangshanghua"}
 WIN_INSTANT = 5
 PR_QINGYISE, PR_XIAOQIDUI = 9, 10
-F_STD, F_PAIRS, F_LAN, F_QYS = range(4)
-WANZAI_FORM = {"shisanlan": F_LAN, "qixing_shisanlan": F_LAN}
+F_STD, F_PAIRS, F_LAN, F_QYS, F_DQD, F_QQR = range(len(evplayer.FORMS))
+WANZAI_FORM = {"shisanlan": F_LAN, "qixing_shisanlan": F_LAN, "daqidui": F_DQD,
+               "qingyise_daqidui": F_DQD}
 
 
 def _form_of(game_name: str, pattern: int, props: int) -> int:
-    """The form a win was made in: pairs, 十三爛 or standard (清一色 is counted apart)."""
+    """The form a win was made in: pairs, 十三爛, 大七對 or standard (清一色 is counted
+    apart; a 全求人 is a standard hand at four exposed melds)."""
     if game_name == "anhua":
         return F_PAIRS if (props >> PR_XIAOQIDUI) & 1 else F_STD
     name = _core.PATTERNS[pattern]
@@ -151,10 +158,14 @@ def _records(rules: Rules, raw: dict, cfg, face_cfg):
         seen[t] += 1
         forms, jokers = _ev.form_features(int(anhua), rules.get("pair_258", False), p.hand,
                                           p.info(), seen, p.hidden, indicator)
+        if forms[F_QQR][0]:     # at four exposed melds the standard form's numbers are 全求人's
+            forms[F_STD] = forms[F_QQR]
         row = [live, int(jokers > 0)]
+        won = winners.get(s, -1)
         for f, (ok, d, u) in enumerate(forms):
-            row += [int(ok), d or 0, u or 0, int(winners.get(s, -1) == f or
-                                                 (f == F_QYS and s in qys_winners))]
+            # a 大七對 is a standard hand too (pungs are melds): it counts for both
+            row += [int(ok), d or 0, u or 0, int(won == f or (f == F_QYS and s in qys_winners)
+                                                 or (f == F_STD and won == F_DQD))]
         win_rows.append(row)
         for i in range(1, 4):
             o = (s + i) & 3
@@ -315,7 +326,7 @@ def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarra
     """win rows: live, self_only, then per form (open, d, u, won via it)."""
     nd = evplayer.N_WIN_D
     live, self_only = win[:, 0], win[:, 1]
-    form = [win[:, 2 + 4 * f: 6 + 4 * f] for f in range(4)]
+    form = [win[:, 2 + 4 * f: 6 + 4 * f] for f in range(len(evplayer.FORMS))]
     # the base model: the standard form's distance and useful tiles
     ok_std, d_std, u_std, y_std = form[F_STD].T
     m = (u_std > 0) & (d_std >= 0)
@@ -326,10 +337,11 @@ def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarra
             # no hand that far: one more step away than the row before
             c[3 * j: 3 * j + 3] = c[3 * j - 3: 3 * j]
             c[3 * j] -= 2.0
-    # every other form: intercept and slope on the base logit, from its own wins
+    # every other form: intercept and slope on the base logit, from its own wins (全求人
+    # is the standard form's hands, so it has no numbers of its own)
     forms = {"standard": [0.0, 1.0]}
-    for f, name in ((F_PAIRS, "pairs"), (F_LAN, "shisanlan"), (F_QYS, "qingyise")):
-        ok, df, uf, yf = form[f].T
+    for name in evplayer.FITTED_FORMS:
+        ok, df, uf, yf = form[evplayer.FORMS.index(name)].T
         # states where the form competes with the standard one (not further from a win):
         # its wins elsewhere are accidents of a hand played for something else
         m = (ok > 0) & (uf > 0) & (df >= 0) & (df <= d_std)

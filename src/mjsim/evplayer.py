@@ -31,7 +31,10 @@ N_PLAYER_OPTS = 64
 OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER = 0, 1, 2, 3, 4, 5, 6
 OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 28, 32, 20
 OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
-OPT_FORM, FORMS = 52, ("standard", "pairs", "shisanlan", "qingyise")
+# hand forms in the native order (_ev.pyx F_*); the standard form is the base win model and
+# 全求人 shares it, the others map its logit through (intercept, slope) at OPT_FORM + 2 i
+FORMS = ("standard", "pairs", "shisanlan", "qingyise", "daqidui", "quanqiuren")
+OPT_FORM, FITTED_FORMS = 52, ("pairs", "shisanlan", "qingyise", "daqidui")
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
          "mix": (0.0, 0.0, 1.0)}
@@ -155,9 +158,13 @@ def player_opts(game: str, options: dict | None = None) -> list[float]:
     else:
         raise PlayerOptionError(f"model for {game}: danger_model must be 0 or 1, got {danger!r}")
     row[OPT_WAIT: OPT_WAIT + len(wait)] = [float(x) for x in wait]
-    forms = model["forms"]
-    for i, f in enumerate(FORMS):
+    forms, shift = model["forms"], model.get("form_shift", {})
+    if list(forms.get("standard", (0.0, 1.0))) != [0.0, 1.0] or shift.get("standard", 0.0) != 0.0:
+        raise PlayerOptionError(f"model for {game}: the standard form is the base win model, "
+                                f"its 'forms' entry must be [0, 1] with no shift")
+    for i, f in enumerate(FITTED_FORMS):
+        # a form the model file does not name (an older fit) gets the standard form's numbers
         intercept, slope = forms.get(f, (0.0, 1.0))
-        intercept += model.get("form_shift", {}).get(f, 0.0)
+        intercept += shift.get(f, 0.0)
         row[OPT_FORM + 2 * i: OPT_FORM + 2 * i + 2] = [float(intercept), float(slope)]
     return row
