@@ -173,7 +173,7 @@ ctypedef struct SeatState:
     uint8_t hidden[34]              # tiles in the seat's own concealed kongs
     int ron_locked
     int passed_wins
-    uint8_t lock_kind[34]
+    uint64_t lock_kinds             # bit k: a discard win on kind k is locked (LOCK_SAME_KIND)
     int locked                      # Anhua: hand locked after a 補章 without a win
     # The loop's incremental view of hand[] (_seat.pxd keeps it; players never read it)
     int32_t gidx[4]                 # table index of each group's counts (3 suits, honors)
@@ -183,6 +183,8 @@ ctypedef struct SeatState:
     uint64_t odd                    # bit k: hand[k] is odd
     uint64_t win_filter             # kinds that might complete the 3n+1 hand ...
     int filter_ok                   # ... when set (cleared by every change)
+    int n_held                      # bits in held; in the struct's tail padding (312 bytes:
+                                    # one imul per seat index, where 320 takes two instructions)
 
 ctypedef struct WinRec:
     int winner
@@ -215,8 +217,7 @@ ctypedef struct HandState:
     int fire[4]
     int64_t deltas[4]
     int claims[4]                   # pungs, chows and exposed kongs each seat made from discards
-    PayRec pays[MAX_PAYMENTS]       # every payment of the hand, in order
-    int n_pays
+    int n_pays                      # the payments in pays[] (last: setup_hand does not clear it)
     int draws                       # tiles drawn after the deal (live and replacement)
     int live_draws                  # of those, live tiles from the head
     int kongs[3]
@@ -236,6 +237,9 @@ ctypedef struct HandState:
     Event* events                   # NULL: no logging
     int n_events
     int aborted                     # a Python player raised: the hand stops, the error is re-raised
+    int drawn_may_win               # 0: the tile just drawn cannot complete the hand (draw_tile)
+    uint64_t wild_kinds             # Anhua: bits of the two wild kinds (0 none)
+    PayRec pays[MAX_PAYMENTS]       # every payment of the hand, in order
 
 # Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).
 ctypedef struct Session:

@@ -62,7 +62,8 @@ from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
 from mjsim._greedy cimport greedy_turn, greedy_call, useful_tiles, useful_tiles_all
 from mjsim._tables cimport tables
 from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
-                          seat_complete_with, seat_complete_wilds, seat_may_win, seat_verify, MJSIM_CHECK_SEATS)
+                          seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
+                          seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS)
 
 cnp.import_array()
 
@@ -133,7 +134,7 @@ cdef inline bint can_win_with(const HandState* st, int s, int tile) noexcept nog
     return seat_complete_with(st, s, tile)
 
 
-cdef bint complete_now(const HandState* st, int s) noexcept nogil:
+cdef inline bint complete_now(const HandState* st, int s) noexcept nogil:
     """Is seat s's 3n+2 hand complete (a self-draw; Anhua: every wild a joker)?  Without a
     wild in hand that is completeness at face value, which the seat's cache answers."""
     cdef const SeatState* p = &st.seat[s]
@@ -173,7 +174,7 @@ cdef bint ron_locked(const HandState* st, int s, int tile) noexcept nogil:
     if st.cfg.pass_ron_lock == LOCK_UNTIL_OWN_DISCARD:
         return p.ron_locked
     if st.cfg.pass_ron_lock == LOCK_SAME_KIND:
-        return p.lock_kind[tile]
+        return (p.lock_kinds >> tile) & 1
     return False
 
 
@@ -181,7 +182,7 @@ cdef void lock_after_pass(HandState* st, int s, int tile) noexcept nogil:
     if st.cfg.pass_ron_lock == LOCK_UNTIL_OWN_DISCARD:
         st.seat[s].ron_locked = 1
     elif st.cfg.pass_ron_lock == LOCK_SAME_KIND:
-        st.seat[s].lock_kind[tile] = 1
+        st.seat[s].lock_kinds |= (<uint64_t>1) << tile
 
 
 cdef bint special_start(HandState* st) noexcept nogil:
@@ -330,11 +331,38 @@ cdef inline int random_turn(HandState* st, int s, int n_kongs, const int* kinds,
     return ACT_DISCARD
 
 
-cdef int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noexcept nogil:
+cdef inline bint may_kong(const HandState* st, const SeatState* p, int source,
+                          int drawn) noexcept nogil:
+    """False when list_kongs would list nothing: a kong needs four of a kind in hand or a
+    pung to add to (when only the drawn tile may be added: a pung of its kind, which puts
+    at least three of it in the melds)."""
+    return source != SRC_CLAIM and (any_four(p.hand) or (p.n_melds and (
+        not st.cfg.added_kong_on_draw_only or (drawn >= 0 and p.mi.counts[drawn] >= 3))))
+
+
+cdef inline int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noexcept nogil:
+    """The turn's action (ACT_*) and its tile.  A random seat with no kong to declare takes
+    random_turn's discard directly, without the kong lists."""
+    cdef const SeatState* p = &st.seat[s]
+    cdef int pick
+    if st.cfg.players[s] == PLAYER_RANDOM and not may_kong(st, p, source, drawn):
+        if MJSIM_CHECK_SEATS:
+            seat_verify(st.tables, p, s)
+        # random_turn with no kong: the same single random number
+        if p.locked:
+            rng_below(&st.rng, 1)
+            tile[0] = drawn
+        else:
+            tile[0] = seat_held_kind(p, rng_below(&st.rng, seat_n_held(p)))
+        return ACT_DISCARD
+    return choose_turn_listed(st, s, source, drawn, tile)
+
+
+cdef int choose_turn_listed(HandState* st, int s, int source, int drawn, int* tile) noexcept nogil:
     cdef int kinds[34]
     cdef int types[34]
-    cdef int n = 0, sh, useful
-    if source != SRC_CLAIM:
+    cdef int n = 0
+    if may_kong(st, &st.seat[s], source, drawn):
         n = list_kongs(st, s, drawn, source, kinds, types)
     if st.cfg.players[s] == PLAYER_PYTHON:
         return python_turn(st, s, n, kinds, types, drawn, tile)
@@ -452,12 +480,14 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     cdef uint8_t physical[MAX_WALL]
     cdef uint8_t dealt[4][14]
     cdef int s, i, d, dealer = session.dealer, n = cfg.n_tiles
-    memset(st, 0, sizeof(HandState))
+    # everything but the payment records, which n_pays counts (2 of the struct's 5 KiB)
+    memset(st, 0, <size_t>(<char*>&st.pays[0] - <char*>st))
     st.cfg = cfg
     st.tables = tables()
     st.events = events
     st.dealer = dealer
     st.last_drawer = -1
+    st.drawn_may_win = 1            # the dealer's 14 dealt tiles are asked in full
     st.next_dealer = dealer
     st.indicator = -1
     st.wild_a = -1
@@ -486,15 +516,21 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
         # RULES §3.1: the next live tile is turned up and set aside (never drawn)
         st.indicator = draw_live(&st.wall)
         _eval.wild_kinds(st.indicator, &st.wild_a, &st.wild_b)
+        st.wild_kinds = ((<uint64_t>1) << st.wild_a) | ((<uint64_t>1) << st.wild_b)
         st.seen[st.indicator] += 1
         log_event(st, EV_INDICATOR, -1, st.indicator, 0, 0)
 
 
-cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
+cdef inline int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
     cdef int t = draw_replacement(&st.wall) if replacement else draw_live(&st.wall)
+    cdef SeatState* p = &st.seat[s]
     if t < 0:
         return -1
-    seat_change(st.tables, &st.seat[s], t, 1)
+    # the 3n+1 hand's win filter, when already known, rules out most self-draw wins at
+    # face value; a hand with a wild (Anhua) is asked in full
+    st.drawn_may_win = not p.filter_ok or (p.win_filter >> t) & 1 or (
+        st.wild_kinds and ((p.held | ((<uint64_t>1) << t)) & st.wild_kinds) != 0)
+    seat_change(st.tables, p, t, 1)
     st.draws += 1
     st.live_draws += not replacement
     st.last_drawer = s
@@ -502,7 +538,7 @@ cdef int draw_tile(HandState* st, int s, bint replacement) noexcept nogil:
     return t
 
 
-cdef void discard_tile(HandState* st, int s, int t, int buzhang) noexcept nogil:
+cdef inline void discard_tile(HandState* st, int s, int t, int buzhang) noexcept nogil:
     cdef SeatState* p = &st.seat[s]
     seat_change(st.tables, p, t, -1)
     if p.n_discards < MAX_DISCARDS:
@@ -512,7 +548,7 @@ cdef void discard_tile(HandState* st, int s, int t, int buzhang) noexcept nogil:
     st.seen[t] += 1
     # 漏胡 ends with the seat's own discard
     p.ron_locked = 0
-    memset(p.lock_kind, 0, 34)
+    p.lock_kinds = 0
     log_event(st, EV_DISCARD, s, t, buzhang, 0)
 
 
@@ -534,6 +570,24 @@ cdef bint try_rob_kong(HandState* st, int s, int t) noexcept nogil:
             if not st.cfg.multiple_ron:
                 break
     return st.n_winners > 0
+
+
+cdef inline bint may_be_claimed(HandState* st, int discarder, int t) noexcept nogil:
+    """Might another seat win on, pung, kong or chow the discard t?  False means that
+    resolve_discard_wins and resolve_calls would ask nobody (and draw no random number):
+    every win filter excludes t, nobody holds two of it and 下家 holds no run with it."""
+    cdef int nx = (discarder + 1) & 3, op = (discarder + 2) & 3, pv = (discarder + 3) & 3
+    cdef Call calls[8]
+    # cheapest first: a "yes" leaves the rest to the full resolution
+    if st.seat[nx].hand[t] >= 2 or st.seat[op].hand[t] >= 2 or st.seat[pv].hand[t] >= 2:
+        return True
+    if seat_may_chow(st, nx, t):
+        return True
+    if seat_may_win(st, nx, t) or seat_may_win(st, op, t) or seat_may_win(st, pv, t):
+        return True
+    if MJSIM_CHECK_SEATS and list_calls(st, nx, t, discarder, calls):
+        mjsim_seat_fail("seat_may_chow", nx)
+    return False
 
 
 cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nogil:
@@ -568,10 +622,8 @@ cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken) noexcep
             if pick >= 0:
                 taken[0] = calls[pick]
                 return q
-    # 下家 can call only with two of t or a neighbour of t in hand (no call: no question)
-    if MJSIM_CHECK_SEATS:
-        seat_verify(st.tables, &st.seat[chow_seat], chow_seat)
-    if st.seat[chow_seat].hand[t] < 2 and t < 27 and not (((st.seat[chow_seat].held << 2) >> t) & 0b11011):
+    # 下家 can call only with two of t or a run with t in hand (no call: no question)
+    if st.seat[chow_seat].hand[t] < 2 and not seat_may_chow(st, chow_seat, t):
         return -1
     n = list_calls(st, chow_seat, t, discarder, calls)
     pick = choose_call(st, chow_seat, t, calls, n)
@@ -797,7 +849,9 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
         return
     for guard in range(1000):   # a hand has at most ~140 turns; the bound only guards bugs
         # ---- seat s holds 3n+2 tiles
-        if source != SRC_CLAIM and complete_now(st, s) \
+        if MJSIM_CHECK_SEATS and source != SRC_CLAIM and not st.drawn_may_win and complete_now(st, s):
+            mjsim_seat_fail("win filter excludes a self-draw", s)
+        if source != SRC_CLAIM and st.drawn_may_win and complete_now(st, s) \
                 and takes_win(st, s, drawn, WIN_SELF_DRAW):
             self_draw_win(st, s, drawn,
                           _eval.CTX_GANGSHANGHUA if source == SRC_REPLACEMENT else _eval.CTX_NONE)
@@ -818,11 +872,13 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
             continue
         discard_tile(st, s, t, 0)
         # ---- the other three may claim t
-        if resolve_discard_wins(st, s, t) or st.aborted:
-            break
-        q = resolve_calls(st, s, t, &call)
-        if st.aborted:
-            break
+        q = -1
+        if may_be_claimed(st, s, t):
+            if resolve_discard_wins(st, s, t) or st.aborted:
+                break
+            q = resolve_calls(st, s, t, &call)
+            if st.aborted:
+                break
         if q >= 0:
             apply_call(st, q, t, s, &call)
             s = q
@@ -1378,6 +1434,40 @@ def _probe_stale_seat():
     st.seat[0].hand[12] -= 1
     st.seat[0].hand[13] += 1
     return bool(seat_may_win(&st, 0, 12) and seat_complete_with(&st, 0, 12))
+
+
+def _probe_seat_cache(changes, bint honor_chow=True):
+    """Test shim: from an empty hand, apply (kind, delta) changes to seat 1 through
+    seat_change; after each -> (n_held, the kinds t for which seat_may_chow says yes, those
+    for which list_calls offers seat 1 a chow of seat 0's discard t), under Wanzai."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef Call calls[8]
+    cdef uint8_t none[1]
+    cdef int k, d, t, i, n
+    memset(&st, 0, sizeof(HandState))
+    memset(&cfg, 0, sizeof(GameConfig))
+    cfg.game = _eval.GAME_WANZAI
+    cfg.ev.game = _eval.GAME_WANZAI
+    cfg.honor_chow = honor_chow
+    st.cfg = &cfg
+    st.tables = tables()
+    seat_deal(st.tables, &st.seat[1], none, 0)     # the empty hand's group facts
+    out = []
+    for k, d in changes:
+        if not 0 <= k < 34 or not 0 <= st.seat[1].hand[k] + d <= 4:
+            raise ValueError(f"change ({k}, {d}) leaves the hand invalid")
+        seat_change(st.tables, &st.seat[1], k, d)
+        may = [t for t in range(34) if seat_may_chow(&st, 1, t)]
+        listed = []
+        for t in range(34):
+            n = list_calls(&st, 1, t, 0, calls)
+            for i in range(n):
+                if calls[i].type == CALL_CHOW:
+                    listed.append(t)
+                    break
+        out.append((seat_n_held(&st.seat[1]), may, listed))
+    return out
 
 
 def _pay_arrays(Py_ssize_t n):

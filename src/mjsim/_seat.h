@@ -23,11 +23,24 @@ static const uint8_t mjsim_kind_group[34] = {
 /* the kinds of each group as a bit mask over kinds */
 static const uint64_t mjsim_group_kinds[4] = {
     0x1FFULL, 0x1FFULL << 9, 0x1FFULL << 18, 0x7FULL << 27};
+/* the kinds of the groups in a 4-bit group mask (bit g: group g) */
+#define MJSIM_GK(m) ((((m) & 1) ? 0x1FFULL : 0) | (((m) & 2) ? 0x1FFULL << 9 : 0) | \
+                     (((m) & 4) ? 0x1FFULL << 18 : 0) | (((m) & 8) ? 0x7FULL << 27 : 0))
+static const uint64_t mjsim_groups_kinds[16] = {
+    MJSIM_GK(0), MJSIM_GK(1), MJSIM_GK(2), MJSIM_GK(3), MJSIM_GK(4), MJSIM_GK(5),
+    MJSIM_GK(6), MJSIM_GK(7), MJSIM_GK(8), MJSIM_GK(9), MJSIM_GK(10), MJSIM_GK(11),
+    MJSIM_GK(12), MJSIM_GK(13), MJSIM_GK(14), MJSIM_GK(15)};
+#undef MJSIM_GK
 static const int32_t mjsim_kind_step[34] = {
     1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
     1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
     1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
     1, 5, 25, 125, 625, 3125, 15625};
+
+/* by rank within a suit: which of the kinds t-2, t-1, (t), t+1, t+2 (bits 0..4) exist in
+ * t's suit, for the chow test (_seat.pxd seat_may_chow) */
+static const uint8_t mjsim_chow_window[9] = {
+    0x18, 0x1A, 0x1B, 0x1B, 0x1B, 0x1B, 0x1B, 0x0B, 0x03};
 
 static inline int mjsim_popcount64(uint64_t x) {
 #if defined(__POPCNT__) || defined(__aarch64__)

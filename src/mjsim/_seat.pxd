@@ -1,5 +1,5 @@
 # The hand loop's incremental per-seat state (issue 8): the SeatState fields gidx, gsum,
-# gfacts, held, odd and win_filter, kept in step with hand[] by the functions here,
+# gfacts, held, n_held, odd and win_filter, kept in step with hand[] by the functions here,
 # so that a win check or a random discard reads a few words instead of rescanning 34 counts.
 #
 # Every change the loop makes to a seat's concealed hand goes through seat_change (or
@@ -18,6 +18,8 @@ cdef extern from "_seat.h":
     const uint8_t mjsim_kind_group[34]
     const int32_t mjsim_kind_step[34]
     const uint64_t mjsim_group_kinds[4]
+    const uint64_t mjsim_groups_kinds[16]
+    const uint8_t mjsim_chow_window[9]
     int mjsim_popcount64(uint64_t x) noexcept nogil
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     uint32_t mjsim_load_le32(const uint8_t* p) noexcept nogil
@@ -65,6 +67,7 @@ cdef inline void seat_deal(const Tables* T, SeatState* p, const uint8_t* tiles,
         p.hand[t] += 1
         p.gidx[mjsim_kind_group[t]] += mjsim_kind_step[t]
         p.gsum[mjsim_kind_group[t]] += 1
+    p.n_held = mjsim_popcount64(p.held)
     _seat_facts(T, p)
 
 
@@ -82,31 +85,63 @@ cdef inline void seat_rebuild(const Tables* T, SeatState* p) noexcept nogil:
     for k in range(34):
         p.held |= (<uint64_t>(p.hand[k] > 0)) << k
         p.odd |= (<uint64_t>(p.hand[k] & 1)) << k
+    p.n_held = mjsim_popcount64(p.held)
     _seat_facts(T, p)
 
 
 cdef inline void seat_change(const Tables* T, SeatState* p, int k, int d) noexcept nogil:
     """hand[k] += d, and the cache with it."""
+    # everything is computed in locals and the byte store to hand[] comes last: it may
+    # alias any field, and would make the compiler reload each one after it
     cdef int g = mjsim_kind_group[k]
-    cdef int c = p.hand[k] + d
-    cdef uint64_t keep = ~((<uint64_t>1) << k)
-    p.hand[k] = c
-    p.gidx[g] += d * mjsim_kind_step[k]
-    p.gsum[g] += d
-    p.held = (p.held & keep) | ((<uint64_t>(c > 0)) << k)
-    p.odd ^= (<uint64_t>(d & 1)) << k
-    p.gfacts = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(T, g, p.gidx[g], p.gsum[g])
+    cdef int old = p.hand[k]
+    cdef int c = old + d
+    cdef int32_t idx = p.gidx[g] + d * mjsim_kind_step[k]
+    cdef int n = p.gsum[g] + d
+    cdef uint64_t bit = (<uint64_t>1) << k
+    cdef uint32_t f = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(T, g, idx, n)
+    cdef uint64_t held = (p.held & ~bit) | ((<uint64_t>(c > 0)) << k)
+    cdef uint64_t odd = p.odd ^ ((<uint64_t>(d & 1)) << k)
+    p.gidx[g] = idx
+    p.gsum[g] = n
+    p.gfacts = f
+    p.held = held
+    p.n_held += (c > 0) - (old > 0)
+    p.odd = odd
     p.filter_ok = 0
+    p.hand[k] = c
 
 
 cdef inline int seat_n_held(const SeatState* p) noexcept nogil:
     """Distinct kinds in the concealed hand."""
-    return mjsim_popcount64(p.held)
+    return p.n_held
 
 
 cdef inline int seat_held_kind(const SeatState* p, int j) noexcept nogil:
     """The j-th distinct kind held, in ascending kind order."""
     return mjsim_select64(p.held, j)
+
+
+cdef inline bint seat_may_chow(const HandState* st, int s, int t) noexcept nogil:
+    """Does seat s hold two other tiles that make a run with t (the chows list_calls would
+    offer it, before its locked-hand rule)?  Suits: a run inside t's suit; honors (with
+    honor_chow): two other winds, or the other two dragons."""
+    cdef const SeatState* p = &st.seat[s]
+    cdef uint32_t w, m
+    cdef int g = mjsim_kind_group[t]
+    if MJSIM_CHECK_SEATS:
+        seat_verify(st.tables, p, s)
+    if g < 3:
+        # bits 0..4: the kinds t-2 .. t+2 held, those outside t's suit cleared
+        w = <uint32_t>((p.held << 2) >> t) & mjsim_chow_window[t - 9 * g]
+        return (w & 0x03) == 0x03 or (w & 0x0A) == 0x0A or (w & 0x18) == 0x18
+    if not st.cfg.honor_chow:
+        return False
+    if t <= 30:
+        m = <uint32_t>(p.held >> 27) & 0xF & ~(1u << (t - 27))
+        return (m & (m - 1)) != 0
+    m = 7 & ~(1u << (t - 31))
+    return (<uint32_t>(p.held >> 31) & m) == m
 
 
 cdef inline bint _std_complete_facts(uint32_t f, int pair_fact) noexcept nogil:
@@ -145,19 +180,16 @@ cdef inline uint64_t _win_filter(const SeatState* p) noexcept nogil:
     group compatible), any kind it lacks."""
     cdef uint32_t melds = p.gfacts & 0xF, pair = (p.gfacts >> FACT_PAIR) & 0xF
     cdef uint32_t neither = 0xF & ~(melds | pair)
+    cdef uint32_t rest = pair & (pair - 1)      # pair without its lowest group
     cdef uint64_t kinds = 0
-    cdef int g
-    if neither and not (neither & (neither - 1)):
-        # one group is neither: it must take the tile, and the others hold at most one pair
-        if not (pair & (pair - 1)):
-            for g in range(4):
-                if (neither >> g) & 1:
-                    kinds = mjsim_group_kinds[g]
-    elif neither == 0 and mjsim_popcount64(pair) == 2:
-        # a melds group with one more tile is neither (3n + 1), so a pair group takes it
-        for g in range(4):
-            if (pair >> g) & 1:
-                kinds |= mjsim_group_kinds[g]
+    if neither:
+        if not (neither & (neither - 1)) and not rest:
+            # one group is neither: it must take the tile, and the others hold at most one pair
+            kinds = mjsim_groups_kinds[neither]
+    elif rest and not (rest & (rest - 1)):
+        # two pair groups: a melds group with one more tile is neither (3n + 1), so one of
+        # the pair groups takes it
+        kinds = mjsim_groups_kinds[pair]
     if p.mi.n == 0:
         if p.odd and not (p.odd & (p.odd - 1)):
             kinds |= p.odd
@@ -173,7 +205,7 @@ cdef inline void seat_verify(const Tables* T, const SeatState* p, int seat) noex
     q.hand = p.hand
     q.mi.n = p.mi.n
     seat_rebuild(T, &q)
-    if q.held != p.held or q.odd != p.odd or q.gfacts != p.gfacts:
+    if q.held != p.held or q.odd != p.odd or q.gfacts != p.gfacts or q.n_held != p.n_held:
         mjsim_seat_fail("masks", seat)
     for g in range(4):
         if q.gidx[g] != p.gidx[g] or q.gsum[g] != p.gsum[g]:

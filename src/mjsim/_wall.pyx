@@ -17,22 +17,41 @@ from mjsim._rng cimport Rng, rng_seed, rng_below
 cnp.import_array()
 
 
+cdef extern from *:
+    """
+    /* kinds in order, four copies each (fill_tiles) */
+    static const unsigned char mjsim_ordered_tiles[136] = {
+    #define MJSIM_K4(k) k, k, k, k
+        MJSIM_K4(0), MJSIM_K4(1), MJSIM_K4(2), MJSIM_K4(3), MJSIM_K4(4), MJSIM_K4(5),
+        MJSIM_K4(6), MJSIM_K4(7), MJSIM_K4(8), MJSIM_K4(9), MJSIM_K4(10), MJSIM_K4(11),
+        MJSIM_K4(12), MJSIM_K4(13), MJSIM_K4(14), MJSIM_K4(15), MJSIM_K4(16), MJSIM_K4(17),
+        MJSIM_K4(18), MJSIM_K4(19), MJSIM_K4(20), MJSIM_K4(21), MJSIM_K4(22), MJSIM_K4(23),
+        MJSIM_K4(24), MJSIM_K4(25), MJSIM_K4(26), MJSIM_K4(27), MJSIM_K4(28), MJSIM_K4(29),
+        MJSIM_K4(30), MJSIM_K4(31), MJSIM_K4(32), MJSIM_K4(33)
+    #undef MJSIM_K4
+    };
+    """
+    const uint8_t mjsim_ordered_tiles[136]
+
+
 cdef void fill_tiles(uint8_t* tiles, int n) noexcept nogil:
     """Kinds in order, four copies each: 136 tiles use all 34 kinds, 108 only the suits."""
-    cdef int i
-    for i in range(n):
-        tiles[i] = i // 4
+    memcpy(tiles, mjsim_ordered_tiles, n)
 
 
 cdef void shuffle_tiles(uint8_t* tiles, int n, Rng* r) noexcept nogil:
     """Fisher-Yates, last position first."""
+    # the generator works on a local copy: a byte store through `tiles` may alias *r, so
+    # with r itself the compiler would reload and store the state around every swap
+    cdef Rng g = r[0]
     cdef int i, j
     cdef uint8_t t
     for i in range(n - 1, 0, -1):
-        j = rng_below(r, i + 1)
+        j = rng_below(&g, i + 1)
         t = tiles[i]
         tiles[i] = tiles[j]
         tiles[j] = t
+    r[0] = g
 
 
 cdef int throw_dice(Rng* r, int* dice) noexcept nogil:
@@ -61,28 +80,23 @@ cdef int dice_wall(int dealer, int dice_sum) noexcept nogil:
 cdef void wall_build(Wall* w, const uint8_t* physical, int n, int model, int dealer,
                      int dice_sum) noexcept nogil:
     """physical: tiles in ring order, position 2*stack (top) and 2*stack + 1 (bottom)."""
-    cdef int i, offset
+    cdef int offset
     w.n = n
     w.model = model
     memset(w.taken, 0, MAX_WALL)
     if model == WALL_TABLE:
         # the first dice_sum stacks of the chosen wall are passed over
         w.start_stack = (seat_wall_start(n, dice_wall(dealer, dice_sum)) + dice_sum) % (n // 2)
+        # the ring rotated to start at that stack: two copies, no modulo per tile
         offset = 2 * w.start_stack
-        for i in range(n):
-            w.tiles[i] = physical[(offset + i) % n]
+        memcpy(w.tiles, physical + offset, n - offset)
+        memcpy(w.tiles + (n - offset), physical, offset)
     else:
         w.start_stack = 0
         memcpy(w.tiles, physical, n)
     w.head = 0
     w.rep = 0
     w.left = n
-
-
-cdef inline uint8_t _take(Wall* w, int pos) noexcept nogil:
-    w.taken[pos] = 1
-    w.left -= 1
-    return w.tiles[pos]
 
 
 cdef void wall_deal(Wall* w, int dealer, uint8_t dealt[4][14]) noexcept nogil:
@@ -97,35 +111,26 @@ cdef void wall_deal(Wall* w, int dealer, uint8_t dealt[4][14]) noexcept nogil:
                 seat = (dealer + j) & 3
                 base = 4 * (4 * r + j)
                 for k in range(4):
-                    dealt[seat][got[seat]] = _take(w, base + k)
+                    dealt[seat][got[seat]] = wall_take(w, base + k)
                     got[seat] += 1
         # 跳牌: dealer tops of the 1st and 3rd next stacks, 下家 bottom of the 1st,
         # 對家 top of the 2nd, 上家 bottom of the 2nd
-        dealt[dealer][12] = _take(w, 48)
-        dealt[(dealer + 1) & 3][12] = _take(w, 49)
-        dealt[(dealer + 2) & 3][12] = _take(w, 50)
-        dealt[(dealer + 3) & 3][12] = _take(w, 51)
-        dealt[dealer][13] = _take(w, 52)
+        dealt[dealer][12] = wall_take(w, 48)
+        dealt[(dealer + 1) & 3][12] = wall_take(w, 49)
+        dealt[(dealer + 2) & 3][12] = wall_take(w, 50)
+        dealt[(dealer + 3) & 3][12] = wall_take(w, 51)
+        dealt[dealer][13] = wall_take(w, 52)
     else:
         base = 0
         for j in range(4):
             seat = (dealer + j) & 3
             for k in range(14 if j == 0 else 13):
-                dealt[seat][k] = _take(w, base)
+                dealt[seat][k] = wall_take(w, base)
                 base += 1
     w.head = DEALT
     for j in range(4):
         if j != dealer:
             dealt[j][13] = 255
-
-
-cdef int draw_live(Wall* w) noexcept nogil:
-    """Next tile from the head, or -1 when the wall is empty."""
-    if w.left <= 0:
-        return -1
-    while w.taken[w.head]:
-        w.head += 1
-    return _take(w, w.head)
 
 
 cdef inline int _replacement_pos(const Wall* w, int k) noexcept nogil:
@@ -145,7 +150,7 @@ cdef int draw_replacement(Wall* w) noexcept nogil:
         w.rep += 1
         pos = _replacement_pos(w, w.rep)
     w.rep += 1
-    return _take(w, pos)
+    return wall_take(w, pos)
 
 
 # ---------------------------------------------------------------- test shims
