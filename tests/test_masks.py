@@ -45,6 +45,8 @@ def _check_discards(cfg, h, info, ind):
     sh, after, useful = got
     want_sh, want_after = _core.shanten_neighbours_hand(cfg, h["counts"], info, ind, -1)
     assert sh == want_sh, h
+    # greedy_call takes the hand's shanten from this pass (no separate shanten() call)
+    assert sh == _core.shanten_hand(cfg, h["counts"], info, ind), h
     assert after == want_after, h
     for k, kinds in useful.items():
         assert after[k] == sh, (h, k)      # only discards that keep the shanten are answered

@@ -10,6 +10,14 @@ from libc.string cimport memcpy, memset
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
                             DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
 
+cdef extern from "_masks.h":
+    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
+    void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) noexcept nogil
+    void mjsim_combine2_upto(const uint8_t* a1, const uint8_t* a2, const uint8_t* b, uint8_t* o1,
+                             uint8_t* o2, int melds) noexcept nogil
+    int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
+    int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
+
 # the 清一色 row of each Wanzai base id (RULES §2.2: 清一色 replaces the id)
 cdef int QYS_ROW[9]
 QYS_ROW[:] = [P_QYS_PINGHU, P_SHISANLAN, P_QIXING_SHISANLAN, P_QYS_PINGHU, P_QYS_DAQIDUI,
@@ -111,38 +119,20 @@ cdef bint _std_complete(const Tables* T, const uint8_t* c, int n_groups) noexcep
 
 
 cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt) noexcept nogil:
-    """Fewest tiles to add to part of the hand to get `melds` melds + a pair (min-plus over groups)."""
-    cdef int f[MAX_MELDS + 1][2]
-    cdef int h[MAX_MELDS + 1][2]
-    cdef int g, m, m1, v, started = 0
-    cdef const uint8_t* d
+    """Fewest tiles to add to part of the hand to get `melds` melds + a pair: the min-plus
+    product of the groups' rows (_masks.h, SSE2 where available), two groups against the
+    rest, as the mask pass combines them."""
+    cdef uint8_t rows[4][ROW_BYTES]
+    cdef uint8_t a[ROW_BYTES]
+    cdef uint8_t b[ROW_BYTES]
+    cdef int g
     for g in range(n_groups):
-        if _group_sum(c, g) == 0 and (g < n_groups - 1 or started):
-            continue  # an empty group adds nothing beyond filling from outside
-        d = _dist(T, c, g)
-        if not started:
-            for m in range(melds + 1):
-                f[m][0] = d[m * 3]
-                f[m][1] = d[m * 3 + pt]
-            started = 1
-            continue
-        for m in range(melds + 1):
-            h[m][0] = INF
-            h[m][1] = INF
-            for m1 in range(m + 1):
-                v = f[m1][0] + d[(m - m1) * 3]
-                if v < h[m][0]:
-                    h[m][0] = v
-                v = f[m1][1] + d[(m - m1) * 3]
-                if v < h[m][1]:
-                    h[m][1] = v
-                v = f[m1][0] + d[(m - m1) * 3 + pt]
-                if v < h[m][1]:
-                    h[m][1] = v
-        for m in range(melds + 1):
-            f[m][0] = h[m][0]
-            f[m][1] = h[m][1]
-    return f[melds][1]
+        _load_row(_dist(T, c, g), pt, rows[g])
+    mjsim_combine_upto(rows[0], rows[1], a, melds)
+    if n_groups == 4:
+        mjsim_combine_upto(rows[2], rows[3], b, melds)
+        return mjsim_split_min(a, b, melds)
+    return mjsim_split_min(a, rows[2], melds)
 
 
 cdef inline int _pairs_distance(const uint8_t* c, int n) noexcept nogil:
@@ -665,12 +655,6 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
 # Answers are exact or refused: a hand these functions do not cover (MASK_FALLBACK) goes to
 # shanten_neighbours, which tests/test_masks.py checks them against.
 
-cdef extern from "_masks.h":
-    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
-    void mjsim_combine_upto(const uint8_t* a, const uint8_t* b, uint8_t* o, int melds) noexcept nogil
-    int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
-    int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
-
 cdef extern from *:
     """
     static inline int mjsim_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
@@ -713,15 +697,13 @@ cdef int _std_scan(const Tables* T, const uint8_t* c, int n_groups, int melds, i
         _load_row(gt.dist + <size_t>s.idx[g] * DIST_STRIDE, pt, s.rows[g])
         s.rn_done[g] = 0
     if n_groups == 4:
+        # the min-plus product is symmetric: each pair of rests shares its second operand
         mjsim_combine_upto(s.rows[0], s.rows[1], s.prod[0], melds)
         mjsim_combine_upto(s.rows[2], s.rows[3], s.prod[1], melds)
-        mjsim_combine_upto(s.rows[1], s.prod[1], s.rest[0], melds)
-        mjsim_combine_upto(s.rows[0], s.prod[1], s.rest[1], melds)
-        mjsim_combine_upto(s.prod[0], s.rows[3], s.rest[2], melds)
-        mjsim_combine_upto(s.prod[0], s.rows[2], s.rest[3], melds)
+        mjsim_combine2_upto(s.rows[1], s.rows[0], s.prod[1], s.rest[0], s.rest[1], melds)
+        mjsim_combine2_upto(s.rows[3], s.rows[2], s.prod[0], s.rest[2], s.rest[3], melds)
     else:
-        mjsim_combine_upto(s.rows[1], s.rows[2], s.rest[0], melds)
-        mjsim_combine_upto(s.rows[0], s.rows[2], s.rest[1], melds)
+        mjsim_combine2_upto(s.rows[1], s.rows[0], s.rows[2], s.rest[0], s.rest[1], melds)
         mjsim_combine_upto(s.rows[0], s.rows[1], s.rest[2], melds)
     D = mjsim_split_min(s.rows[0], s.rest[0], melds)
     for g in range(n_groups):
@@ -932,7 +914,8 @@ cdef int _anhua_std(const EvalConfig* cfg, const Tables* T, const uint8_t* nat, 
 cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi, int indicator,
                       DiscardScan* s, int8_t* out) noexcept nogil:
     """shanten_neighbours(..., -1, out) of a 3n+2 hand, kept in s for discard_useful;
-    SCAN_FALLBACK (out untouched) for a hand it does not cover."""
+    SCAN_FALLBACK (out untouched) for a hand it does not cover.  out may be NULL: a
+    discard's shanten is then read from s (D, J and unn, as the loop below does)."""
     cdef const Tables* T = tables()
     cdef uint8_t nat[N_KINDS]
     cdef int a, b, k, v, D, J
@@ -947,6 +930,8 @@ cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
         if _std_scan(T, c, 4, s.melds, 1, &s.std[0]) == SCAN_FALLBACK:
             return SCAN_FALLBACK
         D = _forms_scan(T, c, 4, N_KINDS, mi.n == 0, True, s)
+        if out == NULL:
+            return D - 1
         memset(out, 127, N_KINDS)
         held = mjsim_held_mask(c)
         while held:
@@ -961,6 +946,9 @@ cdef int discard_scan(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
     if _anhua_std(cfg, T, nat, mi, s.melds, 14, s) == SCAN_FALLBACK:
         return SCAN_FALLBACK
     D = _forms_scan(T, nat, 3, N_SUITED, mi.n == 0, False, s)
+    if out == NULL:
+        v = D - J
+        return (v if v > 0 else 0) - 1
     memset(out, 127, N_KINDS)
     held = mjsim_held_mask(c)
     while held:

@@ -9,7 +9,21 @@ cdef extern from *:
     """
     static inline int mjsim_greedy_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int mjsim_greedy_clz64(unsigned long long x) { return __builtin_clzll(x); }
+    /* debug builds (MJSIM_DEBUG) check the shortcuts below against the evaluator */
+    #include <stdio.h>
+    #include <stdlib.h>
+    #ifdef MJSIM_DEBUG
+    #define MJSIM_CHECK_GREEDY 1
+    #else
+    #define MJSIM_CHECK_GREEDY 0
+    #endif
+    static void mjsim_greedy_fail(const char* what, int seat) {
+        fprintf(stderr, "mjsim: greedy shortcut disagrees with _eval (%s), seat %d\\n", what, seat);
+        abort();
+    }
     """
+    enum: MJSIM_CHECK_GREEDY
+    void mjsim_greedy_fail(const char* what, int seat) noexcept nogil
     int mjsim_ctz64 "mjsim_greedy_ctz64"(uint64_t x) noexcept nogil
     int mjsim_clz64 "mjsim_greedy_clz64"(uint64_t x) noexcept nogil
 
@@ -80,8 +94,8 @@ cdef int wild_discard_for_ron(HandState* st, uint8_t* hand, const MeldInfo* mi,
     return best
 
 
-cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
-                      int* out_sh, int* out_useful) noexcept nogil:
+cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, int max_sh,
+                          int* out_hand_sh, int* out_sh, int* out_useful) noexcept nogil:
     """best_discard by shanten_neighbours passes (one for the discards, one per tied
     candidate): the hands the mask pass does not cover.
 
@@ -93,7 +107,9 @@ cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* m
     cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99, n_best
     cdef bint skip_wilds = False
     cdef int8_t sh_of[34]
-    _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, -1, sh_of)
+    out_hand_sh[0] = _eval.shanten_neighbours(&st.cfg.ev, hand, mi, st.indicator, -1, sh_of)
+    if out_hand_sh[0] > max_sh:
+        return -1
     if st.wild_a >= 0 and hand[st.wild_a] + hand[st.wild_b] > 0:
         for k in range(34):
             if hand[k] and sh_of[k] < min_all:
@@ -158,10 +174,28 @@ cdef int useful_tiles_fast(const HandState* st, const SeatState* p, uint8_t* han
     return mjsim_planes_count(m, planes)
 
 
-cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
-                      int* out_sh, int* out_useful) noexcept nogil:
+cdef inline void _fill_sh(uint64_t held, uint64_t low, int lo, int hi, int8_t* sh_of,
+                           int seat) noexcept nogil:
+    """discard_scan's out[] for the held kinds, from best_discard's two values (in a debug
+    build sh_of already holds the scan's own out[], and each value is checked against it)."""
+    cdef int k
+    cdef int8_t v
+    while held:
+        k = mjsim_ctz64(held)
+        held &= held - 1
+        v = lo if (low >> k) & 1 else hi
+        if MJSIM_CHECK_GREEDY and sh_of[k] != v:
+            mjsim_greedy_fail("a discard's shanten from the scan's masks", seat)
+        sh_of[k] = v
+
+
+cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, int max_sh,
+                      int* out_hand_sh, int* out_sh, int* out_useful) noexcept nogil:
     """Greedy discard from a 3n+2 hand: lowest shanten, then most unseen useful tiles
-    (written to out_useful unless it is NULL).
+    (written to out_useful unless it is NULL).  The hand's own shanten (= hand_shanten)
+    goes to out_hand_sh; above max_sh the choice is not made (-1, out_sh and out_useful
+    untouched), which lets greedy_call reject a claim with the pass that would choose its
+    discard.
 
     Remaining ties go to the highest kind (honors first: they connect least).  Anhua: wilds
     count as wilds and are kept -- only non-wild tiles are candidates, unless the hand holds
@@ -174,29 +208,41 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
     (useful_tiles_fast); hands it does not cover take best_discard_ref's way.
     """
     cdef SeatState* p = &st.seat[s]
-    cdef int k, best_sh = 99, best_k = -1, best_u = -1, u, w, min_all = 99
-    cdef bint skip_wilds = False, planes_done = False
+    cdef int k, best_sh, best_k = -1, best_u = -1, u, w, lo, hi, D, min_all
+    cdef bint planes_done = False
     cdef int8_t sh_of[34]
-    cdef uint64_t held, wild = 0, elig, cand = 0, m
+    cdef uint64_t held, wild = 0, nat, elig, cand, low
     cdef uint64_t planes[3]
     cdef _eval.DiscardScan scan
-    if _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, sh_of) == _eval.SCAN_FALLBACK:
-        return best_discard_ref(st, s, hand, mi, out_sh, out_useful)
+    k = _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, NULL)
+    if k == _eval.SCAN_FALLBACK:
+        return best_discard_ref(st, s, hand, mi, max_sh, out_hand_sh, out_sh, out_useful)
+    if MJSIM_CHECK_GREEDY and k != hand_shanten(st, hand, mi):
+        mjsim_greedy_fail("discard_scan's shanten", s)
+    out_hand_sh[0] = k
+    if k > max_sh:
+        return -1
+    # A discard's shanten takes two values (discard_scan's out[]): lo for a natural kind
+    # whose discard keeps the distance D (bit of scan.unn), hi for any other discard (a
+    # wild kind is one joker fewer, as a discard that raises D), so the candidates are
+    # masks.  With more jokers than D both are -1 and every tile ties (low = held).
     held = mjsim_held_mask(hand)
     if st.wild_a >= 0:
         wild = ((<uint64_t>1) << st.wild_a) | ((<uint64_t>1) << st.wild_b)
-    if held & wild:
-        m = held
-        while m:
-            k = mjsim_ctz64(m)
-            m &= m - 1
-            if sh_of[k] < min_all:
-                min_all = sh_of[k]
-            if not (wild >> k) & 1:
-                skip_wilds = True
-                if sh_of[k] < best_sh:
-                    best_sh = sh_of[k]
-        if skip_wilds and min_all <= 0:
+    D = scan.D - scan.J
+    lo = (D if D > 0 else 0) - 1
+    hi = (D + 1 if D + 1 > 0 else 0) - 1
+    low = scan.unn & ~wild if lo < hi else held
+    if MJSIM_CHECK_GREEDY:
+        _eval.discard_scan(&st.cfg.ev, hand, mi, st.indicator, &scan, sh_of)
+        _fill_sh(held, low, lo, hi, sh_of, s)
+    nat = held & ~wild
+    elig = held
+    if held & wild and nat:
+        elig = nat                          # wilds are kept ...
+        min_all = lo if held & low else hi
+        if min_all <= 0:                    # ... unless one is the only way to wait on a discard
+            _fill_sh(held, low, lo, hi, sh_of, s)
             w = wild_discard_for_ron(st, hand, mi, sh_of)
             if w >= 0:
                 out_sh[0] = sh_of[w]
@@ -207,21 +253,12 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi,
                     st.seen[w] -= 1
                     hand[w] += 1
                 return w
-    elig = held & ~wild if skip_wilds else held
-    if not skip_wilds:
-        best_sh = 99
-        m = elig
-        while m:
-            k = mjsim_ctz64(m)
-            m &= m - 1
-            if sh_of[k] < best_sh:
-                best_sh = sh_of[k]
-    m = elig
-    while m:
-        k = mjsim_ctz64(m)
-        m &= m - 1
-        if sh_of[k] == best_sh:
-            cand |= (<uint64_t>1) << k
+    if elig & low:
+        best_sh = lo
+        cand = elig & low
+    else:
+        best_sh = hi
+        cand = elig
     out_sh[0] = best_sh
     if (out_useful == NULL and not (cand & (cand - 1))) or best_sh < 0:
         # a single candidate needs no tie-break when the caller only needs the tile, and
@@ -289,7 +326,7 @@ cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* k
     if p.locked:
         tile[0] = drawn
         return ACT_DISCARD
-    tile[0] = best_discard(st, s, p.hand, &p.mi, &sh, NULL)
+    tile[0] = best_discard(st, s, p.hand, &p.mi, 99, &before, &sh, NULL)
     return ACT_DISCARD
 
 cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
@@ -298,15 +335,21 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
     -1 = pass."""
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
-    cdef int i, s0, u0 = -1, u1, sh, best = -1, best_s = 99, best_u = -1
+    cdef int i, s0, u0 = -1, best = -1, best_s = 99, best_u = -1
     cdef int s1[8]
+    cdef int sh1[8]
+    cdef int u1[8]
     s0 = hand_shanten(st, p.hand, &p.mi)
-    # one shanten call per option first: the shanten of the 3n+2 hand after a pung or
-    # chow equals that of its best discard, so most options are rejected cheaply
+    # the shanten of the 3n+2 hand after a pung or chow equals that of its best discard:
+    # the pass that finds the discard rejects an option that would raise the shanten
+    # before its tie-break, and the tie-break is only run for options kept below
     for i in range(n):
         meld_after_call(p, tile, &calls[i], &mi)
         take_call_tiles(p.hand, tile, &calls[i], -1)
-        s1[i] = hand_shanten(st, p.hand, &mi)
+        if calls[i].type == CALL_KONG:
+            s1[i] = hand_shanten(st, p.hand, &mi)
+        else:
+            best_discard(st, s, p.hand, &mi, s0, &s1[i], &sh1[i], &u1[i])
         take_call_tiles(p.hand, tile, &calls[i], 1)
         if calls[i].type == CALL_KONG and greedy_takes_kong(st, player, KONG_EXPOSED, s0, s1[i]):
             return i
@@ -320,13 +363,8 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
     for i in range(n):
         if calls[i].type == CALL_KONG or s1[i] > s0:
             continue
-        meld_after_call(p, tile, &calls[i], &mi)
-        take_call_tiles(p.hand, tile, &calls[i], -1)
-        best_discard(st, s, p.hand, &mi, &sh, &u1)
-        take_call_tiles(p.hand, tile, &calls[i], 1)
-        if sh == s0 and u1 <= u0:
+        if sh1[i] == s0 and u1[i] <= u0:
             continue
-        if sh < best_s or (sh == best_s and u1 > best_u):
-            best, best_s, best_u = i, sh, u1
+        if sh1[i] < best_s or (sh1[i] == best_s and u1[i] > best_u):
+            best, best_s, best_u = i, sh1[i], u1[i]
     return best
-

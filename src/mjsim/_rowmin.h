@@ -32,11 +32,15 @@ static inline int mjsim_row_min_plus(const uint8_t* d, const uint8_t* r) {
  * q = 1: the min-plus product of two groups' rows (saturating at 255).  MJSIM_TERM(M1) adds
  * the terms of a's m1 = M1 melds; _masks.h's combine uses it too (so it stays defined). */
 #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
+/* b moved up by M1 meld counts, 255 shifted in: the terms pairing a's m1 = M1 (no pair)
+ * with b's rows; MJSIM_MOVED pairs a's M1-with-pair byte with b's no-pair bytes only */
+#define MJSIM_SHIFTED(M1) _mm_or_si128(_mm_slli_si128(b, 2 * (M1)), (M1) ? _mm_srli_si128(ones, 16 - 2 * (M1)) : zero)
+#define MJSIM_MOVED(M1) _mm_or_si128(_mm_or_si128(_mm_slli_si128(b, 2 * (M1) + 1),                 \
+                                                  _mm_srli_si128(ones, 16 - 2 * (M1) - 1)), even)
 #define MJSIM_TERM(M1)                                                                      \
     do {                                                                                    \
-        __m128i shifted = _mm_or_si128(_mm_slli_si128(b, 2 * (M1)), (M1) ? _mm_srli_si128(ones, 16 - 2 * (M1)) : zero); \
-        __m128i moved = _mm_or_si128(_mm_or_si128(_mm_slli_si128(b, 2 * (M1) + 1),        \
-                                                  _mm_srli_si128(ones, 16 - 2 * (M1) - 1)), even); \
+        __m128i shifted = MJSIM_SHIFTED(M1);                                                \
+        __m128i moved = MJSIM_MOVED(M1);                                                    \
         out = _mm_min_epu8(out, _mm_adds_epu8(shifted, _mm_set1_epi8((char)a[2 * (M1)])));  \
         out = _mm_min_epu8(out, _mm_adds_epu8(moved, _mm_set1_epi8((char)a[2 * (M1) + 1]))); \
     } while (0)
