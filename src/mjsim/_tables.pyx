@@ -8,6 +8,7 @@ holds (its *shape*); filling a meld costs 3 - len(shape) tiles and a pair 2 - le
 Recursing on the lowest kind present visits every decomposition once, so the tables are
 exact, and only count vectors of at most 14 tiles are filled (those are all a hand can hold).
 """
+import functools
 import hashlib
 import mmap
 import os
@@ -355,6 +356,11 @@ cdef uint64_t _checksum(const uint8_t* p, size_t n) noexcept nogil:
     return h
 
 
+def _group_sizes(size, n_masks):
+    """Byte lengths of one group's arrays (dist, need, rank, masks), in file order."""
+    return [size * DIST_STRIDE, size * 4, size * sizeof(int32_t), n_masks * sizeof(MaskEntry)]
+
+
 cdef list _arrays():
     """(pointer address, byte length) of every table array, in file order."""
     cdef list out = []
@@ -362,10 +368,8 @@ cdef list _arrays():
     cdef int i
     for i in range(2):
         t = &_TABLES.suit if i == 0 else &_TABLES.honor
-        out.append((<size_t>t.dist, <size_t>t.size * DIST_STRIDE))
-        out.append((<size_t>t.need, <size_t>t.size * 4))
-        out.append((<size_t>t.rank, <size_t>t.size * sizeof(int32_t)))
-        out.append((<size_t>t.masks, <size_t>_n_masks(t) * sizeof(MaskEntry)))
+        addrs = [<size_t>t.dist, <size_t>t.need, <size_t>t.rank, <size_t>t.masks]
+        out += zip(addrs, _group_sizes(t.size, _n_masks(t)))
     return out
 
 
@@ -395,15 +399,18 @@ def _build():
 # the other build flavour) never reads tables made by another one.
 
 _MAGIC = b"MJSIMTBL"
-_FORMAT = 1
-_HEADER = struct.Struct("<8sII32sQ" + "QQQQ" * 2)   # magic, format, pad, key, checksum, sizes
+_FORMAT = 2
+# magic, format, pad, build key, checksum, then per group (suits, honors): entries, mask entries
+_HEADER = struct.Struct("<8sII32sQQQQQ")
 _ALIGN = 64
 _KEEP = 3            # cache files of other builds kept besides this build's
 _MAP = None          # the mapped cache file, kept open while its pages back the tables
 SOURCE = None        # "built", "cache" or "built+saved": how this process got its tables
 
 
+@functools.lru_cache(maxsize=None)
 def _module_key() -> bytes:
+    """sha256 of this compiled module (read once per process)."""
     with open(__file__, "rb") as f:
         return hashlib.sha256(f.read()).digest()
 
@@ -437,10 +444,9 @@ def _save(path):
     sizes = [n for _, n in arrays]
     offsets, total = _layout(sizes)
     h = tables_checksum()
-    counts = []
-    for t in range(2):
-        counts += [sizes[4 * t] // DIST_STRIDE, sizes[4 * t + 3] // sizeof(MaskEntry), 0, 0]
-    header = _HEADER.pack(_MAGIC, _FORMAT, 0, _module_key(), h, *counts)
+    header = _HEADER.pack(_MAGIC, _FORMAT, 0, _module_key(), h,
+                          _TABLES.suit.size, _n_masks(&_TABLES.suit),
+                          _TABLES.honor.size, _n_masks(&_TABLES.honor))
     tmp = None
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -500,17 +506,12 @@ def _load(path):
     if len(mm) < _HEADER.size:
         mm.close()
         return False
-    fields = _HEADER.unpack_from(mm, 0)
-    magic, fmt, _, key, want = fields[:5]
-    suit_size, suit_masks, _, _, honor_size, honor_masks, _, _ = fields[5:]
+    magic, fmt, _, key, want, suit_size, suit_masks, honor_size, honor_masks = _HEADER.unpack_from(mm, 0)
     if (magic != _MAGIC or fmt != _FORMAT or key != _module_key()
             or suit_size != SUIT_SIZE or honor_size != HONOR_SIZE):
         mm.close()
         return False
-    sizes = []
-    for size, n_masks in ((suit_size, suit_masks), (honor_size, honor_masks)):
-        sizes += [size * DIST_STRIDE, size * 4, size * sizeof(int32_t), n_masks * sizeof(MaskEntry)]
-    offsets, total = _layout(sizes)
+    offsets, total = _layout(_group_sizes(suit_size, suit_masks) + _group_sizes(honor_size, honor_masks))
     if len(mm) != total:
         mm.close()
         return False
