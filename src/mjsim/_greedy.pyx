@@ -123,11 +123,7 @@ cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* m
             if w >= 0:
                 out_sh[0] = sh_of[w]
                 if out_useful != NULL:
-                    hand[w] -= 1
-                    st.seen[w] += 1
-                    out_useful[0] = useful_tiles(st, p, hand, mi, sh_of[w])
-                    st.seen[w] -= 1
-                    hand[w] += 1
+                    out_useful[0] = useful_after_discard(st, p, hand, mi, w, sh_of[w], False)
                 return w
         if not skip_wilds:
             best_sh = 99
@@ -148,11 +144,7 @@ cdef int best_discard_ref(HandState* st, int s, uint8_t* hand, const MeldInfo* m
     for k in range(33, -1, -1):
         if not hand[k] or sh_of[k] != best_sh or (skip_wilds and is_wild(st, k)):
             continue
-        hand[k] -= 1
-        st.seen[k] += 1        # the discard becomes visible
-        u = useful_tiles(st, p, hand, mi, best_sh)
-        st.seen[k] -= 1
-        hand[k] += 1
+        u = useful_after_discard(st, p, hand, mi, k, best_sh, False)
         if u > best_u:
             best_u = u
             best_k = k
@@ -172,6 +164,19 @@ cdef int useful_tiles_fast(const HandState* st, const SeatState* p, uint8_t* han
         return useful_tiles(st, p, hand, mi, sh)
     mjsim_unseen_planes(p.hand, p.hidden, st.seen, planes)
     return mjsim_planes_count(m, planes)
+
+
+cdef inline int useful_after_discard(HandState* st, const SeatState* p, uint8_t* hand,
+                                     const MeldInfo* mi, int k, int sh, bint fast) noexcept nogil:
+    """The unseen useful tiles of the hand without one k, the discard then visible (seen),
+    by useful_tiles_fast (fast) or useful_tiles; hand and seen are restored."""
+    cdef int u
+    hand[k] -= 1
+    st.seen[k] += 1
+    u = useful_tiles_fast(st, p, hand, mi, sh) if fast else useful_tiles(st, p, hand, mi, sh)
+    st.seen[k] -= 1
+    hand[k] += 1
+    return u
 
 
 cdef inline void _fill_sh(uint64_t held, uint64_t low, int lo, int hi, int8_t* sh_of,
@@ -247,11 +252,7 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, i
             if w >= 0:
                 out_sh[0] = sh_of[w]
                 if out_useful != NULL:
-                    hand[w] -= 1
-                    st.seen[w] += 1
-                    out_useful[0] = useful_tiles_fast(st, p, hand, mi, sh_of[w])
-                    st.seen[w] -= 1
-                    hand[w] += 1
+                    out_useful[0] = useful_after_discard(st, p, hand, mi, w, sh_of[w], True)
                 return w
     if elig & low:
         best_sh = lo
@@ -276,11 +277,7 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, i
             u = mjsim_planes_count(_eval.discard_useful(&scan, hand, k), planes)
         else:
             # a wild, or a discard that raises the shanten: the hand without it on its own
-            hand[k] -= 1
-            st.seen[k] += 1        # the discard becomes visible
-            u = useful_tiles_fast(st, p, hand, mi, best_sh)
-            st.seen[k] -= 1
-            hand[k] += 1
+            u = useful_after_discard(st, p, hand, mi, k, best_sh, True)
         if u > best_u:
             best_u = u
             best_k = k
