@@ -7,6 +7,7 @@ Everything here runs without the GIL on fixed-size arrays.  A hand is split into
 """
 from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t, int64_t
 from libc.string cimport memcpy, memset
+from mjsim._bits cimport mjsim_ctz64
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
                             DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
 
@@ -655,13 +656,6 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
 # Answers are exact or refused: a hand these functions do not cover (MASK_FALLBACK) goes to
 # shanten_neighbours, which tests/test_masks.py checks them against.
 
-cdef extern from *:
-    """
-    static inline int mjsim_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int mjsim_popcount(unsigned int x) { return __builtin_popcount(x); }
-    """
-    int mjsim_ctz64(uint64_t x) noexcept nogil
-    int mjsim_popcount(unsigned int x) noexcept nogil
 
 cdef int32_t POW5[9]
 POW5[:] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]

@@ -4,11 +4,10 @@ the most unseen useful tiles.  The hand loop (_game.pyx) calls greedy_turn and g
 for a seat whose player is one of them; the random player is a few lines in the loop and
 ev has its own module (_ev.pyx)."""
 from libc.stdint cimport uint8_t, int8_t, uint64_t
+from mjsim._bits cimport mjsim_ctz64, mjsim_msb64
 
 cdef extern from *:
     """
-    static inline int mjsim_greedy_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int mjsim_greedy_clz64(unsigned long long x) { return __builtin_clzll(x); }
     /* debug builds (MJSIM_DEBUG) check the shortcuts below against the evaluator */
     #include <stdio.h>
     #include <stdlib.h>
@@ -24,8 +23,6 @@ cdef extern from *:
     """
     enum: MJSIM_CHECK_GREEDY
     void mjsim_greedy_fail(const char* what, int seat) noexcept nogil
-    int mjsim_ctz64 "mjsim_greedy_ctz64"(uint64_t x) noexcept nogil
-    int mjsim_clz64 "mjsim_greedy_clz64"(uint64_t x) noexcept nogil
 
 cdef extern from "_masks.h":
     uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
@@ -266,9 +263,9 @@ cdef int best_discard(HandState* st, int s, uint8_t* hand, const MeldInfo* mi, i
         # nothing lowers a complete hand (every count 0): the highest kind either way
         if out_useful != NULL:
             out_useful[0] = 0
-        return 63 - mjsim_clz64(cand)
+        return mjsim_msb64(cand)
     while cand:
-        k = 63 - mjsim_clz64(cand)          # highest kind first: ties keep it
+        k = mjsim_msb64(cand)          # highest kind first: ties keep it
         cand &= ~((<uint64_t>1) << k)
         if (scan.unn >> k) & 1 and not (wild >> k) & 1:
             if not planes_done:

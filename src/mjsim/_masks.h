@@ -7,6 +7,7 @@
 #ifndef MJSIM_MASKS_H
 #define MJSIM_MASKS_H
 #include <stdint.h>
+#include "_bits.h"
 #include "_rowmin.h"
 
 #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
@@ -74,20 +75,6 @@ static inline int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int
     return bits;
 }
 #endif
-/* Kinds (bit k) with hand[k] > 0, and the unseen copies 4 - hand - hidden - seen of every
- * kind (at least 0) as three bit planes: bit k of planes[i] is bit i of kind k's count.
- * The 34-byte arrays are read as bytes 0-15, 16-31 and 18-33. */
-static inline uint64_t mjsim_pop64(uint64_t x) {
-#if defined(__POPCNT__)
-    return (uint64_t)__builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (x * 0x0101010101010101ULL) >> 56;
-#endif
-}
-
 /* the unseen copies of the kinds in mask m, with the build's own popcount */
 static inline int mjsim_planes_count_c(uint64_t m, const uint64_t* planes) {
     return (int)(mjsim_pop64(m & planes[0]) + 2 * mjsim_pop64(m & planes[1]) + 4 * mjsim_pop64(m & planes[2]));
@@ -123,6 +110,9 @@ static inline uint64_t mjsim_chunks(int lo, int mid, int hi) {
     return (uint64_t)(lo & 0xffff) | ((uint64_t)(mid & 0xffff) << 16) | ((uint64_t)((hi >> 14) & 3) << 32);
 }
 
+/* Kinds (bit k) with hand[k] > 0, and the unseen copies 4 - hand - hidden - seen of every
+ * kind (at least 0) as three bit planes: bit k of planes[i] is bit i of kind k's count.
+ * The 34-byte arrays are read as bytes 0-15, 16-31 and 18-33. */
 static inline uint64_t mjsim_held_mask(const uint8_t* hand) {
     const __m128i z = _mm_setzero_si128();
     int a = ~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)hand), z));

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_bits.h"
+
 /* MJSIM_DEBUG (setup.py, debug builds): every read of the cached state is checked
  * against a recomputation from the seat's counts. */
 #ifdef MJSIM_DEBUG
@@ -42,43 +44,11 @@ static const int32_t mjsim_kind_step[34] = {
 static const uint8_t mjsim_chow_window[9] = {
     0x18, 0x1A, 0x1B, 0x1B, 0x1B, 0x1B, 0x1B, 0x0B, 0x03};
 
-static inline int mjsim_popcount64(uint64_t x) {
-#if defined(__POPCNT__) || defined(__aarch64__)
-    return __builtin_popcountll(x);
-#else
-    /* the portable build has no popcount instruction, and the builtin would call libgcc */
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-#endif
-}
-
-static inline int mjsim_ctz64(uint64_t x) {   /* x != 0 */
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int n = 0;
-    while (!(x & 1)) { x >>= 1; n++; }
-    return n;
-#endif
-}
-
 /* index of the j-th set bit (0-based, from the lowest) of x; x has more than j bits set */
 static inline int mjsim_select64(uint64_t x, int j) {
     while (j-- > 0)
         x &= x - 1;
     return mjsim_ctz64(x);
-}
-
-static inline int mjsim_msb64(uint64_t x) {   /* x != 0 */
-#if defined(__GNUC__) || defined(__clang__)
-    return 63 - __builtin_clzll(x);   /* bsr on any x86-64, no lzcnt needed */
-#else
-    int n = 63;
-    while (!(x >> 63)) { x <<= 1; n--; }
-    return n;
-#endif
 }
 
 /* mjsim_select64 for an x with exactly n bits set: a j in the upper half is counted down

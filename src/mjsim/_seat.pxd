@@ -10,6 +10,7 @@
 # wrong shortcut, fails loudly.
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from mjsim cimport _eval
+from mjsim._bits cimport mjsim_pop64
 from mjsim._tables cimport Tables, suit_index, honor_index, INF
 from mjsim._game cimport HandState, SeatState
 
@@ -20,7 +21,6 @@ cdef extern from "_seat.h":
     const uint64_t mjsim_group_kinds[4]
     const uint64_t mjsim_groups_kinds[16]
     const uint8_t mjsim_chow_window[9]
-    int mjsim_popcount64(uint64_t x) noexcept nogil
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
     uint32_t mjsim_load_le32(const uint8_t* p) noexcept nogil
@@ -68,7 +68,7 @@ cdef inline void seat_deal(const Tables* T, SeatState* p, const uint8_t* tiles,
         p.hand[t] += 1
         p.gidx[mjsim_kind_group[t]] += mjsim_kind_step[t]
         p.gsum[mjsim_kind_group[t]] += 1
-    p.n_held = mjsim_popcount64(p.held)
+    p.n_held = mjsim_pop64(p.held)
     _seat_facts(T, p)
 
 
@@ -86,7 +86,7 @@ cdef inline void seat_rebuild(const Tables* T, SeatState* p) noexcept nogil:
     for k in range(34):
         p.held |= (<uint64_t>(p.hand[k] > 0)) << k
         p.odd |= (<uint64_t>(p.hand[k] & 1)) << k
-    p.n_held = mjsim_popcount64(p.held)
+    p.n_held = mjsim_pop64(p.held)
     _seat_facts(T, p)
 
 
@@ -321,7 +321,7 @@ cdef inline bint seat_complete_wilds(const HandState* st, int s) noexcept nogil:
         ok = True
     elif p.mi.n == 0:
         # seven pairs: _eval._pairs_distance of the naturals
-        singles = mjsim_popcount64(p.odd & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b)))
+        singles = mjsim_pop64(p.odd & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b)))
         pairs = (n_nat - singles) >> 1
         missing = 7 - pairs if pairs < 7 else 0
         ok = missing + (missing - singles if missing > singles else 0) <= j

@@ -22,11 +22,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, uint64_t
 cdef extern from "_masks.h":
     int mjsim_plus_eq15(const uint8_t* a, const uint8_t* b, int delta) noexcept nogil
 
-cdef extern from *:
-    """
-    static inline int mjsim_ctz32(unsigned int x) { return __builtin_ctz(x); }
-    """
-    int mjsim_ctz32(unsigned int x) noexcept nogil
+from mjsim._bits cimport mjsim_ctz64
 
 cdef enum:
     MAX_SHAPES = 64
@@ -306,13 +302,13 @@ cdef int _build_masks(GroupTable* t, const GroupSpec* g, bint suit,
                 if c[j] < 4 and total < MAX_HAND:
                     hits = mjsim_plus_eq15(t.dist + <size_t>(idx + pw[j]) * DIST_STRIDE, d, 1)
                     while hits:
-                        tt = mjsim_ctz32(hits)
+                        tt = mjsim_ctz64(hits)
                         hits &= hits - 1
                         me.nec[tt] |= bit
                 if c[j]:
                     hits = mjsim_plus_eq15(t.dist + <size_t>(idx - pw[j]) * DIST_STRIDE, d, 0)
                     while hits:
-                        tt = mjsim_ctz32(hits)
+                        tt = mjsim_ctz64(hits)
                         hits &= hits - 1
                         me.unn[tt] |= bit
             # 十三爛: the largest gap-3 subset of the present ranks (suits) or the number of
