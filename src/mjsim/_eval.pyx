@@ -9,7 +9,7 @@ from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t, int64_t
 from libc.string cimport memcpy, memset
 from mjsim._bits cimport mjsim_ctz64
 from mjsim._tables cimport (Tables, GroupTable, tables, suit_index, honor_index, INF,
-                            DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS)
+                            DIST_STRIDE, MAX_MELDS, N_SUITED, N_KINDS, need_of_rows)
 
 cdef extern from "_masks.h":
     uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
@@ -83,24 +83,12 @@ cdef inline int _group_sum(const uint8_t* c, int g) noexcept nogil:
 
 
 cdef int _std_need(const Tables* T, const uint8_t* c, int n_groups, int pt) noexcept nogil:
-    """Fewest jokers making every tile part of melds + one pair (pair column pt).
-
-    Each group is completed on its own; exactly one group (or two jokers) holds the pair.
-    """
-    cdef int g, total = 0, forced = 0, pair_delta = 2
-    cdef const uint8_t* e
+    """Fewest jokers making every tile part of melds + one pair (pair column pt)."""
+    cdef const uint8_t* rows[4]
+    cdef int g
     for g in range(n_groups):
-        e = _need(T, c, g)
-        if e[0] == INF:
-            if e[pt] == INF or forced:
-                return INF
-            forced = 1  # this group can only be completed around the pair
-            total += e[pt]
-        else:
-            total += e[0]
-            if e[pt] != INF and e[pt] - e[0] < pair_delta:
-                pair_delta = e[pt] - e[0]
-    return total if forced else total + pair_delta
+        rows[g] = _need(T, c, g)
+    return need_of_rows(rows, n_groups, pt)
 
 
 cdef bint _std_complete(const Tables* T, const uint8_t* c, int n_groups) noexcept nogil:

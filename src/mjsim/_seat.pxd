@@ -11,7 +11,7 @@
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from mjsim cimport _eval
 from mjsim._bits cimport mjsim_pop64
-from mjsim._tables cimport Tables, suit_index, honor_index, INF
+from mjsim._tables cimport Tables, suit_index, honor_index, INF, need_of_rows
 from mjsim._game cimport HandState, SeatState
 
 cdef extern from "_seat.h":
@@ -278,24 +278,6 @@ cdef inline bint seat_complete_with(const HandState* st, int s, int t) noexcept 
     return ok
 
 
-cdef inline int _rows_need(const uint8_t** rows, int pt) noexcept nogil:
-    """_eval._std_need over the three suits, from their need rows."""
-    cdef int g, total = 0, forced = 0, pair_delta = 2
-    cdef const uint8_t* e
-    for g in range(3):
-        e = rows[g]
-        if e[0] == INF:
-            if e[pt] == INF or forced:
-                return INF
-            forced = 1
-            total += e[pt]
-        else:
-            total += e[0]
-            if e[pt] != INF and e[pt] - e[0] < pair_delta:
-                pair_delta = e[pt] - e[0]
-    return total if forced else total + pair_delta
-
-
 cdef inline bint seat_complete_wilds(const HandState* st, int s) noexcept nogil:
     """Anhua: is seat s's 3n+2 hand complete with every wild a joker?  (=
     _eval.is_complete(..., indicator)).  The two wild kinds share a suit, so only that
@@ -315,9 +297,9 @@ cdef inline bint seat_complete_wilds(const HandState* st, int s) noexcept nogil:
     rows[gw] = T.suit.need + <size_t>(p.gidx[gw] - ca * mjsim_kind_step[a]
                                       - cb * mjsim_kind_step[b]) * 4
     n_nat -= j
-    if (suits == 1 or suits == 2 or suits == 4) and _rows_need(rows, 1) <= j:
+    if (suits == 1 or suits == 2 or suits == 4) and need_of_rows(rows, 3, 1) <= j:
         ok = True
-    elif _rows_need(rows, 2 if st.cfg.ev.pair_258 else 1) <= j:
+    elif need_of_rows(rows, 3, 2 if st.cfg.ev.pair_258 else 1) <= j:
         ok = True
     elif p.mi.n == 0:
         # seven pairs: _eval._pairs_distance of the naturals

@@ -42,6 +42,26 @@ ctypedef struct Tables:
 
 cdef const Tables* tables() noexcept nogil
 
+
+cdef inline int need_of_rows(const uint8_t** rows, int n_groups, int pt) noexcept nogil:
+    """Fewest jokers making every tile part of melds + one pair (pair column pt), from the
+    groups' need rows: each group is completed on its own; exactly one group (or two
+    jokers) holds the pair."""
+    cdef int g, total = 0, forced = 0, pair_delta = 2
+    cdef const uint8_t* e
+    for g in range(n_groups):
+        e = rows[g]
+        if e[0] == INF:
+            if e[pt] == INF or forced:
+                return INF
+            forced = 1  # this group can only be completed around the pair
+            total += e[pt]
+        else:
+            total += e[0]
+            if e[pt] != INF and e[pt] - e[0] < pair_delta:
+                pair_delta = e[pt] - e[0]
+    return total if forced else total + pair_delta
+
 cdef inline int32_t suit_index(const uint8_t* c) noexcept nogil:
     return (c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (c[5]
             + 5 * (c[6] + 5 * (c[7] + 5 * c[8]))))))))
