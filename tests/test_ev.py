@@ -437,6 +437,19 @@ def test_ev_keeps_the_pungs_when_daqidui_pays():
     assert first_discard_after_pung(one_suit, **low, **{"values.daqidui": [60, 60]}) == "8m"
 
 
+@pytest.mark.parametrize("self_scoring, reaches_play", [("pinghu", False), ("quanqiuren", True)])
+def test_ev_reads_the_quanqiuren_self_value_only_under_the_house_variant(self_scoring, reaches_play):
+    # RULES §2.2: a self-drawn 全求人 is 平胡 by default, so values.quanqiuren[1] is unused
+    # and cannot change a single decision; under quanqiuren_self = "quanqiuren" it is the
+    # self-draw value, and ev's claims toward the form follow it
+    def digest(self_value):
+        rules = Rules.load("wanzai", quanqiuren_self=self_scoring,
+                           **{"values.quanqiuren": [2, self_value]})
+        return game.chunk_digest(rules, ("ev",) * 4, 5, 0, 600)
+
+    assert (digest(1) != digest(20)) == reaches_play
+
+
 # ------------------------------------------------------------------ the danger model
 
 def kinds(text):
