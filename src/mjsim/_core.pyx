@@ -7,7 +7,8 @@ Validation of user input with messages for a person happens in engine.py. The wr
 still check, at their top, every argument that would index a C array (counts, kinds, meld
 numbers, contexts, table sizes), so that no call from Python can read or write out of
 bounds: a bad argument is a ValueError, never a crash. The batch row check runs here only
-(engine.py relies on it), so a batch is checked once.
+(engine.py relies on it), fused into the batch loops: each row is checked just before it is
+evaluated.
 """
 import numpy as np
 cimport numpy as cnp
@@ -207,72 +208,206 @@ def waits_hand(CoreConfig config, counts, melds, int indicator):
     return [k for k in range(N_KINDS) if out[k]]
 
 
-def find_bad_row(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, int indicator):
-    """First row that breaks a batch's invariants -> (row, problem) or (-1, None).
-
-    Checked natively so validation costs far less than the evaluation it guards.
+cdef extern from *:
     """
-    cdef Py_ssize_t n = counts.shape[0], i = 0
-    cdef int k, total, over, extra, problem = 0
-    cdef const uint8_t* row
+    /* The batch row check (evaluate_batch, shanten_batch): every count at most its kind's
+     * cap (4; 3 for the Anhua indicator, whose fourth copy is face up; 0 for kinds the game
+     * does not use) and the row's sum one of the allowed hand sizes.  Exact: a row passes
+     * iff the scalar statement of the rules (_row_problem) finds nothing. */
+    #include <stdint.h>
+    typedef struct {
+        uint8_t cap[48] __attribute__((aligned(16)));   /* kinds 0..33; 34.. unused */
+        int lo;                                          /* sizes lo..lo + span */
+        unsigned span;
+    } mjsim_row_rule;
+
+    static inline int mjsim_row_ok_plain(const uint8_t* row, const mjsim_row_rule* r) {
+        int k, total = 0, over = 0;
+        for (k = 0; k < 34; k++) {
+            total += row[k];
+            over |= row[k] > r->cap[k];
+        }
+        return !over && (unsigned)(total - r->lo) <= r->span;
+    }
+
+    #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
+    #include <emmintrin.h>
+    /* The 34 bytes as three loads: 0-15, 16-31 and 18-33 (its last two bytes are kinds 32,
+     * 33).  A byte over its cap leaves a nonzero saturating difference; once none does,
+     * every byte is <= 4, so the bytewise sum of the three loads cannot wrap and one psadbw
+     * adds it up (the third load masked to its last two bytes).  About 20 instructions. */
+    static inline int mjsim_row_ok_simd(const uint8_t* row, const mjsim_row_rule* r) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i tail = _mm_set_epi8(-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        __m128i a = _mm_loadu_si128((const __m128i*)row);
+        __m128i b = _mm_loadu_si128((const __m128i*)(row + 16));
+        __m128i c = _mm_loadu_si128((const __m128i*)(row + 18));
+        __m128i over = _mm_or_si128(
+            _mm_or_si128(_mm_subs_epu8(a, _mm_load_si128((const __m128i*)r->cap)),
+                         _mm_subs_epu8(b, _mm_load_si128((const __m128i*)(r->cap + 16)))),
+            _mm_subs_epu8(c, _mm_loadu_si128((const __m128i*)(r->cap + 18))));
+        __m128i s = _mm_sad_epu8(_mm_add_epi8(_mm_add_epi8(a, b), _mm_and_si128(c, tail)), zero);
+        int total = _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4);
+        return (_mm_movemask_epi8(_mm_cmpeq_epi8(over, zero)) == 0xffff)
+               & ((unsigned)(total - r->lo) <= r->span);
+    }
+    #define MJSIM_ROW_SIMD 1
+    #define mjsim_row_ok mjsim_row_ok_simd
+    #else
+    #define MJSIM_ROW_SIMD 0
+    #define mjsim_row_ok mjsim_row_ok_plain
+    static inline int mjsim_row_ok_simd(const uint8_t* row, const mjsim_row_rule* r) {
+        return mjsim_row_ok_plain(row, r);
+    }
+    #endif
+    """
+    ctypedef struct mjsim_row_rule:
+        uint8_t cap[48]
+        int lo
+        unsigned span
+    int MJSIM_ROW_SIMD
+    bint mjsim_row_ok(const uint8_t* row, const mjsim_row_rule* r) noexcept nogil
+    bint mjsim_row_ok_plain(const uint8_t* row, const mjsim_row_rule* r) noexcept nogil
+    bint mjsim_row_ok_simd(const uint8_t* row, const mjsim_row_rule* r) noexcept nogil
+
+
+cdef void _row_rule(mjsim_row_rule* r, int size_a, int size_b, int n_kinds, int indicator) noexcept nogil:
+    """Caps and sizes of a batch's rows (size_a <= size_b; n_kinds 0..34; indicator -1..33)."""
+    cdef int k
+    memset(r, 0, sizeof(mjsim_row_rule))
+    for k in range(n_kinds):
+        r.cap[k] = 4
+    if indicator >= 0 and r.cap[indicator] > 3:
+        r.cap[indicator] = 3
+    r.lo = size_a
+    r.span = size_b - size_a
+
+
+cdef int _row_problem(const uint8_t* row, int size_a, int size_b, int n_kinds, int indicator) noexcept nogil:
+    """What is wrong with a row, in the order the messages name it: 1 a count over 4, 2 a kind
+    the game does not use (Anhua's honors), 3 four of the indicator, 4 the size; 0 nothing."""
+    cdef int k, total = 0, over = 0, extra = 0
+    for k in range(N_KINDS):
+        total += row[k]
+        over |= row[k] > 4
+    for k in range(n_kinds, N_KINDS):
+        extra += row[k]
+    if over:
+        return 1
+    if extra:
+        return 2
+    if indicator >= 0 and row[indicator] > 3:
+        return 3
+    if total != size_a and total != size_b:
+        return 4
+    return 0
+
+
+cdef inline int _bad_row(const uint8_t* row, const mjsim_row_rule* rule, int size_a, int size_b,
+                         int n_kinds, int indicator) noexcept nogil:
+    """_row_problem of a row, asked only of the rows the fast check refuses."""
+    if mjsim_row_ok(row, rule):
+        return 0
+    return _row_problem(row, size_a, size_b, n_kinds, indicator)
+
+
+def _check_arguments(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, int indicator):
     if counts.shape[1] != N_KINDS:
         raise ValueError(f"counts must have {N_KINDS} columns, got {counts.shape[1]}")
     if not 0 <= n_kinds <= N_KINDS or not -1 <= indicator < N_KINDS:
         raise ValueError(f"n_kinds {n_kinds} must be 0..{N_KINDS} and indicator {indicator} -1..{N_KINDS - 1}")
+    if not 0 <= size_a <= size_b <= 4 * N_KINDS:
+        raise ValueError(f"sizes {size_a}, {size_b} must be 0 <= size_a <= size_b <= {4 * N_KINDS}")
+
+
+def find_bad_row(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, int indicator):
+    """First row that breaks a batch's invariants -> (row, problem) or (-1, None).
+
+    The same check the batch loops run on each row before evaluating it (they stop at
+    the first bad row); this pass alone is for callers that only validate.
+    """
+    cdef Py_ssize_t n, i, bad = -1
+    cdef int problem = 0
+    cdef mjsim_row_rule rule
+    _check_arguments(counts, size_a, size_b, n_kinds, indicator)
+    n = counts.shape[0]
+    _row_rule(&rule, size_a, size_b, n_kinds, indicator)
     with nogil:
         for i in range(n):
-            row = &counts[i, 0]
-            total = 0
-            over = 0
-            extra = 0
-            for k in range(N_KINDS):
-                total += row[k]
-                over |= row[k] > 4
-            for k in range(n_kinds, N_KINDS):
-                extra += row[k]
-            if over:
-                problem = 1
-            elif extra:
-                problem = 2
-            elif indicator >= 0 and row[indicator] > 3:
-                problem = 3
-            elif total != size_a and total != size_b:
-                problem = 4
+            problem = _bad_row(&counts[i, 0], &rule, size_a, size_b, n_kinds, indicator)
             if problem:
+                bad = i
                 break
-    if not problem:
+    if bad < 0:
         return -1, None
-    return i, ("count", "honor", "indicator", "size")[problem - 1]
+    return bad, ("count", "honor", "indicator", "size")[problem - 1]
 
 
-def check_batch(CoreConfig config, const uint8_t[:, ::1] counts, int size_a, int size_b, int indicator):
-    """ValueError naming the first row a batch loop must not see (the messages engine.py shows)."""
+def _rows_ok(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, int indicator, bint simd):
+    """Test view: the row check's verdict on every row (simd=False: the plain-C statement)."""
+    cdef Py_ssize_t i, n
+    cdef mjsim_row_rule rule
+    _check_arguments(counts, size_a, size_b, n_kinds, indicator)
+    n = counts.shape[0]
+    _row_rule(&rule, size_a, size_b, n_kinds, indicator)
+    out = np.zeros(n, dtype=np.bool_)
+    cdef cnp.npy_bool[::1] out_v = out
+    for i in range(n):
+        if simd:
+            out_v[i] = mjsim_row_ok_simd(&counts[i, 0], &rule)
+        else:
+            out_v[i] = mjsim_row_ok_plain(&counts[i, 0], &rule)
+    return out
+
+
+ROW_CHECK_SIMD = bool(MJSIM_ROW_SIMD)
+
+
+cdef int _batch_kinds(CoreConfig config, int indicator) except -1:
+    """The kinds a batch's rows may hold, after checking the indicator for the game."""
     anhua = config.cfg.game == _eval.GAME_ANHUA
     if anhua and not -1 <= indicator < 27:
         raise ValueError(f"an Anhua indicator is a suited kind 0..26 or -1, got {indicator}")
     if not anhua and indicator != -1:
         raise ValueError(f"Wanzai has no indicator: pass -1, got {indicator}")
-    row, problem = find_bad_row(counts, size_a, size_b, 27 if anhua else N_KINDS, indicator)
-    if problem == "count":
+    return 27 if anhua else N_KINDS
+
+
+def _raise_bad_row(const uint8_t[:, ::1] counts, Py_ssize_t row, int problem, int size_a, int size_b,
+                   int indicator):
+    """The ValueError engine.py shows for a row a batch loop must not see."""
+    if problem == 1:
         raise ValueError(f"counts row {row} has a count outside 0..4 (only 4 copies of a tile exist)")
-    if problem == "honor":
+    if problem == 2:
         raise ValueError(f"counts row {row} holds honors; Anhua has none")
-    if problem == "indicator":
+    if problem == 3:
         from mjsim.tiles import kind_name
 
         raise ValueError(f"counts row {row} holds 4 of the indicator {kind_name(indicator)}; only 3 remain")
-    if problem == "size":
-        want = " or ".join(map(str, sorted({size_a, size_b})))
-        raise ValueError(f"counts row {row} holds {sum(counts[row, k] for k in range(N_KINDS))} tiles; "
-                         f"every row must hold {want}")
+    want = " or ".join(map(str, sorted({size_a, size_b})))
+    raise ValueError(f"counts row {row} holds {sum(counts[row, k] for k in range(N_KINDS))} tiles; "
+                     f"every row must hold {want}")
+
+
+def check_batch(CoreConfig config, const uint8_t[:, ::1] counts, int size_a, int size_b, int indicator):
+    """ValueError naming the first row a batch loop must not see (the batch loops run the
+    same check fused into their own loop)."""
+    row, problem = find_bad_row(counts, size_a, size_b, _batch_kinds(config, indicator), indicator)
+    if row >= 0:
+        _raise_bad_row(counts, row, ("count", "honor", "indicator", "size").index(problem) + 1,
+                       size_a, size_b, indicator)
 
 
 def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_draw, int indicator):
     """Evaluate N concealed 14-tile hands (no melds) -> (win, pattern, points) arrays."""
-    cdef Py_ssize_t n = counts.shape[0], i
+    cdef Py_ssize_t n = counts.shape[0], i, bad = -1
     cdef MeldInfo mi
     cdef EvalResult r
-    check_batch(config, counts, 14, 14, indicator)
+    cdef mjsim_row_rule rule
+    cdef int problem = 0
+    cdef int n_kinds = _batch_kinds(config, indicator)
+    _check_arguments(counts, 14, 14, n_kinds, indicator)
+    _row_rule(&rule, 14, 14, n_kinds, indicator)
     win = np.zeros(n, dtype=np.bool_)
     pattern = np.full(n, -1, dtype=np.int8)
     points = np.zeros(n, dtype=np.int32)
@@ -282,23 +417,41 @@ def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_dr
     memset(&mi, 0, sizeof(MeldInfo))
     with nogil:
         for i in range(n):
+            # each row is checked just before it is evaluated; the first bad one ends the
+            # batch with the error a separate pass would have raised, and no results
+            problem = _bad_row(&counts[i, 0], &rule, 14, 14, n_kinds, indicator)
+            if problem:
+                bad = i
+                break
             _eval.evaluate(&config.cfg, &counts[i, 0], &mi, -1, self_draw, indicator,
                            _eval.CTX_NONE, &r)
             win_v[i] = r.win
             pattern_v[i] = r.pattern
             points_v[i] = r.points
+    if bad >= 0:
+        _raise_bad_row(counts, bad, problem, 14, 14, indicator)
     return win, pattern, points
 
 
 def shanten_batch(CoreConfig config, const uint8_t[:, ::1] counts, int indicator):
     """Shanten of N concealed 13- or 14-tile hands (no melds) -> int8 array."""
-    cdef Py_ssize_t n = counts.shape[0], i
+    cdef Py_ssize_t n = counts.shape[0], i, bad = -1
     cdef MeldInfo mi
-    check_batch(config, counts, 13, 14, indicator)
+    cdef mjsim_row_rule rule
+    cdef int problem = 0
+    cdef int n_kinds = _batch_kinds(config, indicator)
+    _check_arguments(counts, 13, 14, n_kinds, indicator)
+    _row_rule(&rule, 13, 14, n_kinds, indicator)
     out = np.zeros(n, dtype=np.int8)
     cdef int8_t[::1] out_v = out
     memset(&mi, 0, sizeof(MeldInfo))
     with nogil:
         for i in range(n):
+            problem = _bad_row(&counts[i, 0], &rule, 13, 14, n_kinds, indicator)
+            if problem:
+                bad = i
+                break
             out_v[i] = _eval.shanten(&config.cfg, &counts[i, 0], &mi, indicator)
+    if bad >= 0:
+        _raise_bad_row(counts, bad, problem, 13, 14, indicator)
     return out
