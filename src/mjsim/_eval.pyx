@@ -107,7 +107,29 @@ cdef bint _std_complete(const Tables* T, const uint8_t* c, int n_groups) noexcep
     return pair
 
 
+cdef inline void _group_indices(const uint8_t* c, int n_groups, int32_t* idx) noexcept nogil:
+    """Each group's table index (a group's index is 0 exactly when it holds no tile)."""
+    cdef int g
+    for g in range(n_groups):
+        idx[g] = suit_index(c + 9 * g) if g < 3 else honor_index(c + 27)
+
+
+cdef inline int _mask_of_indices(const int32_t* idx, int n_groups) noexcept nogil:
+    """_suit_mask from the group indices."""
+    cdef int g, mask = 0
+    for g in range(n_groups):
+        if idx[g]:
+            mask |= 1 << g
+    return mask
+
+
 cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt) noexcept nogil:
+    cdef int32_t idx[4]
+    _group_indices(c, n_groups, idx)
+    return _std_distance_of(T, idx, n_groups, melds, pt)
+
+
+cdef int _std_distance_of(const Tables* T, const int32_t* idx, int n_groups, int melds, int pt) noexcept nogil:
     """Fewest tiles to add to part of the hand to get `melds` melds + a pair: the min-plus
     product of the groups' rows (_masks.h, SSE2 where available), two groups against the
     rest, as the mask pass combines them."""
@@ -116,7 +138,7 @@ cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int meld
     cdef uint8_t b[ROW_BYTES]
     cdef int g
     for g in range(n_groups):
-        _load_row(_dist(T, c, g), pt, rows[g])
+        _load_row((T.suit.dist if g < 3 else T.honor.dist) + <size_t>idx[g] * DIST_STRIDE, pt, rows[g])
     mjsim_combine_upto(rows[0], rows[1], a, melds)
     if n_groups == 4:
         mjsim_combine_upto(rows[2], rows[3], b, melds)
@@ -124,12 +146,81 @@ cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int meld
     return mjsim_split_min(a, rows[2], melds)
 
 
+cdef extern from *:
+    """
+    /* The pairs (count / 2 summed) and the tiles of the first n kinds (n = 27 or 34) of a
+     * 34-kind count array (every count 0..4).  SSE2: the 34 bytes as loads 0-15, 16-31 and
+     * 18-33 (the last keeps its two top bytes, kinds 32 and 33), kinds >= n masked off; the
+     * bytewise sums stay <= 12, so one psadbw per quantity adds them up. */
+    #include <stdint.h>
+    static inline void mjsim_pairs_total_plain(const uint8_t* c, int n, int* pairs, int* total) {
+        int i, p = 0, t = 0;
+        for (i = 0; i < n; i++) {
+            p += c[i] >> 1;
+            t += c[i];
+        }
+        *pairs = p;
+        *total = t;
+    }
+    static inline int mjsim_count_shape_plain(const uint8_t* c) {
+        int i, odd = 0, multi = 0;
+        for (i = 0; i < 34; i++) {
+            odd |= c[i] & 1;
+            multi |= c[i] > 1;
+        }
+        return odd | (multi << 1);
+    }
+    #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
+    #include <emmintrin.h>
+    static inline void mjsim_pairs_total(const uint8_t* c, int n, int* pairs, int* total) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i lim = _mm_set1_epi8((char)n);
+        const __m128i up16 = _mm_set_epi8(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16);
+        const __m128i top2 = _mm_set_epi8(-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        const __m128i even = _mm_set1_epi8((char)0xfe);
+        __m128i a = _mm_loadu_si128((const __m128i*)c);
+        __m128i b = _mm_and_si128(_mm_loadu_si128((const __m128i*)(c + 16)), _mm_cmpgt_epi8(lim, up16));
+        __m128i t = _mm_and_si128(_mm_loadu_si128((const __m128i*)(c + 18)),
+                                  _mm_and_si128(top2, _mm_cmpgt_epi8(lim, _mm_add_epi8(up16, _mm_set1_epi8(2)))));
+        __m128i v = _mm_add_epi8(_mm_add_epi8(a, b), t);
+        /* count & ~1 is twice count / 2, so the even parts sum to twice the pairs */
+        __m128i h = _mm_add_epi8(_mm_add_epi8(_mm_and_si128(a, even), _mm_and_si128(b, even)),
+                                 _mm_and_si128(t, even));
+        __m128i s = _mm_sad_epu8(v, zero);
+        __m128i ps = _mm_sad_epu8(h, zero);
+        *total = _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4);
+        *pairs = (_mm_cvtsi128_si32(ps) + _mm_extract_epi16(ps, 4)) >> 1;
+    }
+    /* Over the 34 kinds: bit 0 some count is odd, bit 1 some count is above 1; the OR of
+     * the three loads keeps both (the overlap repeats kinds, which an "any" ignores). */
+    static inline int mjsim_count_shape(const uint8_t* c) {
+        __m128i o = _mm_or_si128(_mm_or_si128(_mm_loadu_si128((const __m128i*)c),
+                                              _mm_loadu_si128((const __m128i*)(c + 16))),
+                                 _mm_loadu_si128((const __m128i*)(c + 18)));
+        const __m128i zero = _mm_setzero_si128();
+        int odd = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(o, _mm_set1_epi8(1)), zero)) != 0xffff;
+        int multi = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(o, _mm_set1_epi8((char)0xfe)), zero)) != 0xffff;
+        return odd | (multi << 1);
+    }
+    #define MJSIM_PAIRS_SIMD 1
+    #else
+    #define MJSIM_PAIRS_SIMD 0
+    #define mjsim_pairs_total mjsim_pairs_total_plain
+    #define mjsim_count_shape mjsim_count_shape_plain
+    #endif
+    """
+    void mjsim_pairs_total(const uint8_t* c, int n, int* pairs, int* total) noexcept nogil
+    void mjsim_pairs_total_plain(const uint8_t* c, int n, int* pairs, int* total) noexcept nogil
+    int mjsim_count_shape(const uint8_t* c) noexcept nogil
+    int mjsim_count_shape_plain(const uint8_t* c) noexcept nogil
+    int MJSIM_PAIRS_SIMD
+
+
 cdef inline int _pairs_distance(const uint8_t* c, int n) noexcept nogil:
-    """Tiles to add for seven pairs (four of a kind = two pairs)."""
-    cdef int i, pairs = 0, singles = 0, missing
-    for i in range(n):
-        pairs += c[i] >> 1
-        singles += c[i] & 1
+    """Tiles to add for seven pairs (four of a kind = two pairs); n = 27 or 34 kinds."""
+    cdef int pairs, total, singles, missing
+    mjsim_pairs_total(c, n, &pairs, &total)
+    singles = total - 2 * pairs
     missing = 7 - pairs
     if missing < 0:
         missing = 0
@@ -173,7 +264,7 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
                            bint self_draw, int context, EvalResult* out) noexcept nogil:
     cdef const Tables* T = tables()
     cdef uint32_t cands = 0
-    cdef int i, quads = 0, odd = 0, multi = 0, col, best = P_NONE, best_v = -1, row, v
+    cdef int i, quads = 0, odd = 0, multi = 0, shape, col, best = P_NONE, best_v = -1, row, v
     cdef bint qys
     # a robbed kong scores as a self-draw (RULES §2.5)
     col = 1 if (self_draw or context == CTX_QIANGGANGHU) else 0
@@ -186,11 +277,12 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
         if mi.n == 4 and not mi.has_concealed_kong and (col == 0 or cfg.quanqiuren_self):
             cands |= 1 << P_QUANQIUREN
     if mi.n == 0:
-        for i in range(N_KINDS):
-            odd |= c[i] & 1
-            multi |= c[i] > 1
-            quads += c[i] == 4
+        shape = mjsim_count_shape(c)
+        odd = shape & 1
+        multi = shape >> 1
         if not odd:
+            for i in range(N_KINDS):
+                quads += c[i] == 4
             cands |= 1 << (P_QIXIAODUI + quads)
         elif not multi and _shisanlan(T, c):
             cands |= 1 << P_SHISANLAN
@@ -219,13 +311,19 @@ cdef int _anhua_form_multiplier(const EvalConfig* cfg, const Tables* T, const ui
                                 int jokers, const MeldInfo* mi, uint32_t* props) noexcept nogil:
     """Best special multiplier of a complete hand (0 if incomplete); nat excludes jokers."""
     cdef int best = 0, pt = 2 if cfg.pair_258 else 1
-    cdef bint one_suit = _single_suit(_suit_mask(nat, 3) | mi.suit_mask)
-    cdef int m
+    cdef int32_t idx[3]
+    cdef const uint8_t* rows[3]
+    cdef bint one_suit
+    cdef int m, g
+    _group_indices(nat, 3, idx)
+    for g in range(3):
+        rows[g] = T.suit.need + <size_t>idx[g] * 4
+    one_suit = _single_suit(_mask_of_indices(idx, 3) | mi.suit_mask)
     props[0] = 0
-    if one_suit and _std_need(T, nat, 3, 1) <= jokers:
+    if one_suit and need_of_rows(rows, 3, 1) <= jokers:
         best = cfg.m_qingyise
         props[0] = 1u << PR_QINGYISE
-    elif _std_need(T, nat, 3, pt) <= jokers:
+    elif need_of_rows(rows, 3, pt) <= jokers:
         best = 1
     if mi.n == 0 and _pairs_distance(nat, N_SUITED) <= jokers:
         m = cfg.m_xiaoqidui * (cfg.m_qingyise if one_suit else 1)
@@ -238,9 +336,8 @@ cdef int _anhua_form_multiplier(const EvalConfig* cfg, const Tables* T, const ui
 cdef int _split_jokers(const uint8_t* c, int indicator, int face_value_tile, uint8_t* nat,
                        int* a, int* b) noexcept nogil:
     """Copy c into nat without the wild tiles; face_value_tile (a won discard) stays natural."""
-    cdef int ak, bk, i
-    for i in range(N_KINDS):
-        nat[i] = c[i]
+    cdef int ak, bk
+    memcpy(nat, c, N_KINDS)
     if not wild_kinds(indicator, &ak, &bk):
         # indicator -1: no wilds, every tile at face value (players ask "complete / tenpai
         # at face value?" this way, e.g. for discard-win eligibility, RULES §3.3)
@@ -332,13 +429,60 @@ cdef extern from "_rowmin.h":
     void mjsim_combine_rows(const uint8_t* a, const uint8_t* b, uint8_t* out) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* A group's distance entry [3 * m + p] as the row [2 * m + q] the combines read: byte
+     * 2m is entry byte 3m (shifted down by m), byte 2m + 1 entry byte 3m + pt (shifted down
+     * by m + pt - 1); SSE2 forms each shift once and masks the bytes it serves. */
+    #include <stdint.h>
+    #include <string.h>
+    static inline void mjsim_load_row_plain(const uint8_t* d, int pt, uint8_t* f) {
+        int m;
+        memset(f, 255, 16);
+        for (m = 0; m < 5; m++) {
+            f[2 * m] = d[3 * m];
+            f[2 * m + 1] = d[3 * m + pt];
+        }
+    }
+    #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
+    #include <emmintrin.h>
+    static inline void mjsim_load_row(const uint8_t* d, int pt, uint8_t* f) {
+        const __m128i D = _mm_loadu_si128((const __m128i*)d);
+        const __m128i tail = _mm_set_epi8(-1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        __m128i out;
+        if (pt == 1) {
+            out = _mm_or_si128(tail, _mm_and_si128(D, _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 1), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 2), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 3), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 4), _mm_set_epi8(0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0)));
+        } else if (pt == 2) {
+            out = _mm_or_si128(tail, _mm_and_si128(D, _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 1), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 2), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 3), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 4), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0)));
+            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 5), _mm_set_epi8(0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+        } else {
+            mjsim_load_row_plain(d, pt, f);
+            return;
+        }
+        _mm_storeu_si128((__m128i*)f, out);
+    }
+    #define MJSIM_LOAD_ROW_SIMD 1
+    #else
+    #define MJSIM_LOAD_ROW_SIMD 0
+    #define mjsim_load_row mjsim_load_row_plain
+    #endif
+    """
+    void mjsim_load_row(const uint8_t* d, int pt, uint8_t* f) noexcept nogil
+    void mjsim_load_row_plain(const uint8_t* d, int pt, uint8_t* f) noexcept nogil
+    int MJSIM_LOAD_ROW_SIMD
+
+
 cdef inline void _load_row(const uint8_t* d, int pt, uint8_t* f) noexcept nogil:
     """A group's distance row as [2 * m + q] bytes (q = 1: with the pair of column pt)."""
-    cdef int m
-    memset(f, 255, ROW_BYTES)
-    for m in range(MAX_MELDS + 1):
-        f[2 * m] = d[m * 3]
-        f[2 * m + 1] = d[m * 3 + pt]
+    mjsim_load_row(d, pt, f)
 
 
 cdef void _rest_template(const uint8_t* rest, int melds, int pt, uint8_t* template) noexcept nogil:
@@ -559,7 +703,7 @@ cdef bint is_complete(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
     """Complete in any form, as a self-draw (Anhua: every wild a joker)."""
     cdef const Tables* T = tables()
     cdef uint8_t nat[N_KINDS]
-    cdef int a, b, jokers, i, odd, multi
+    cdef int a, b, jokers, shape
     cdef uint32_t props
     if cfg.game == GAME_WANZAI:
         if _std_complete(T, c, 4):
@@ -567,14 +711,10 @@ cdef bint is_complete(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* m
         if mi.n:
             return False
         # seven pairs needs no odd count, 十三爛 no count above one
-        odd = 0
-        multi = 0
-        for i in range(N_KINDS):
-            odd |= c[i] & 1
-            multi |= c[i] > 1
-        if not odd:
+        shape = mjsim_count_shape(c)
+        if not shape & 1:
             return True
-        return not multi and _shisanlan(T, c)
+        return not shape >> 1 and _shisanlan(T, c)
     jokers = _split_jokers(c, indicator, -1, nat, &a, &b)
     return _anhua_form_multiplier(cfg, T, nat, jokers, mi, &props) > 0
 
@@ -585,22 +725,24 @@ cdef int shanten(const EvalConfig* cfg, const uint8_t* c, const MeldInfo* mi,
     cdef const Tables* T = tables()
     cdef uint8_t nat[N_KINDS]
     cdef int a, b, jokers = 0, best, v, g, lan, melds = MAX_MELDS - mi.n
+    cdef int32_t idx[4]
     if cfg.game == GAME_WANZAI:
-        best = _std_distance(T, c, 4, melds, 1)
+        _group_indices(c, 4, idx)
+        best = _std_distance_of(T, idx, 4, melds, 1)
         if mi.n == 0:
             v = _pairs_distance(c, N_KINDS)
             if v < best:
                 best = v
-            lan = 0
-            for g in range(4):
-                lan += _need(T, c, g)[3]
+            lan = (T.suit.need[<size_t>idx[0] * 4 + 3] + T.suit.need[<size_t>idx[1] * 4 + 3]
+                   + T.suit.need[<size_t>idx[2] * 4 + 3] + T.honor.need[<size_t>idx[3] * 4 + 3])
             if 14 - lan < best:
                 best = 14 - lan
         return best - 1
     jokers = _split_jokers(c, indicator, -1, nat, &a, &b)
-    best = _std_distance(T, nat, 3, melds, 2 if cfg.pair_258 else 1)
-    if cfg.pair_258 and _single_suit(_suit_mask(nat, 3) | mi.suit_mask):
-        v = _std_distance(T, nat, 3, melds, 1)
+    _group_indices(nat, 3, idx)
+    best = _std_distance_of(T, idx, 3, melds, 2 if cfg.pair_258 else 1)
+    if cfg.pair_258 and _single_suit(_mask_of_indices(idx, 3) | mi.suit_mask):
+        v = _std_distance_of(T, idx, 3, melds, 1)
         if v < best:
             best = v
     if mi.n == 0:
@@ -1041,3 +1183,49 @@ cdef uint64_t useful_mask(const EvalConfig* cfg, const uint8_t* c, const MeldInf
     if s.n_groups == 3:
         return _wild_draws(&s, c, m)
     return m
+
+
+def _pairs_total_view(const uint8_t[:, ::1] counts, int n, bint simd):
+    """Test view of the count helpers: [(pairs, tiles, some count odd, some count above 1)]
+    of each row (pairs and tiles over the first n kinds, n = 27 or 34; the shape over all 34;
+    counts 0..4), from the SSE2 helpers (simd) or their plain-C statements."""
+    cdef Py_ssize_t i
+    cdef int p, t, shape
+    if counts.shape[1] != N_KINDS or n not in (N_SUITED, N_KINDS):
+        raise ValueError("counts must have 34 columns and n be 27 or 34")
+    out = []
+    for i in range(counts.shape[0]):
+        for k in range(N_KINDS):
+            if counts[i, k] > 4:
+                raise ValueError(f"row {i}: counts are 0..4")
+        if simd:
+            mjsim_pairs_total(&counts[i, 0], n, &p, &t)
+            shape = mjsim_count_shape(&counts[i, 0])
+        else:
+            mjsim_pairs_total_plain(&counts[i, 0], n, &p, &t)
+            shape = mjsim_count_shape_plain(&counts[i, 0])
+        out.append((p, t, shape & 1, shape >> 1))
+    return out
+
+
+PAIRS_SIMD = bool(MJSIM_PAIRS_SIMD)
+
+
+def _load_row_view(const uint8_t[:, ::1] entries, int pt, bint simd):
+    """Test view of _load_row: each 16-byte distance entry as its [2m + q] row (pt 1 or 2),
+    from the SSE2 helper (simd) or its plain-C statement."""
+    cdef Py_ssize_t i
+    cdef uint8_t f[16]
+    if entries.shape[1] != 16 or pt not in (1, 2):
+        raise ValueError("entries must have 16 columns and pt be 1 or 2")
+    out = []
+    for i in range(entries.shape[0]):
+        if simd:
+            mjsim_load_row(&entries[i, 0], pt, f)
+        else:
+            mjsim_load_row_plain(&entries[i, 0], pt, f)
+        out.append(bytes(f[:16]))
+    return out
+
+
+LOAD_ROW_SIMD = bool(MJSIM_LOAD_ROW_SIMD)

@@ -1,0 +1,54 @@
+"""_eval's SSE2 helpers agree with their plain-C statements and with numpy: the count
+helpers (seven-pairs count, tile total, odd / above-one shape) on every kind of row for 27
+and 34 kinds, and the distance-row load on random entries and on every table entry kind."""
+import numpy as np
+import pytest
+
+from mjsim import _eval
+
+
+def _rows():
+    rng = np.random.default_rng(4)
+    rows = [rng.integers(0, 5, (3000, 34)), np.zeros((1, 34), int), np.full((1, 34), 4)]
+    # one nonzero count at every position, each value: the masks' edges (kinds 26/27, 31..33)
+    for v in range(1, 5):
+        one = np.zeros((34, 34), int)
+        one[np.arange(34), np.arange(34)] = v
+        rows.append(one)
+    # sparse hands like the evaluator's (14 tiles or fewer)
+    sparse = np.zeros((3000, 34), int)
+    for i in range(3000):
+        np.add.at(sparse[i], rng.integers(0, 34, rng.integers(0, 15)), 1)
+    rows.append(np.minimum(sparse, 4))
+    return np.concatenate(rows).astype(np.uint8)
+
+
+@pytest.mark.parametrize("n", [27, 34])
+def test_simd_plain_and_numpy_agree(n):
+    rows = _rows()
+    want = [(int((r[:n] // 2).sum()), int(r[:n].sum()), int((r % 2).any()), int((r > 1).any())) for r in rows]
+    assert _eval._pairs_total_view(rows, n, False) == want
+    assert _eval._pairs_total_view(rows, n, True) == want
+
+
+def test_view_refuses_what_the_helpers_do_not_take():
+    with pytest.raises(ValueError):
+        _eval._pairs_total_view(np.zeros((1, 34), np.uint8), 30, True)
+    with pytest.raises(ValueError):
+        _eval._pairs_total_view(np.full((1, 34), 5, np.uint8), 34, True)
+    assert isinstance(_eval.PAIRS_SIMD, bool)
+
+
+@pytest.mark.parametrize("pt", [1, 2])
+def test_load_row(pt):
+    rng = np.random.default_rng(pt)
+    entries = rng.integers(0, 256, (5000, 16)).astype(np.uint8)
+    want = []
+    for e in entries:
+        row = [255] * 16
+        for m in range(5):
+            row[2 * m], row[2 * m + 1] = e[3 * m], e[3 * m + pt]
+        want.append(bytes(row))
+    assert _eval._load_row_view(entries, pt, False) == want
+    assert _eval._load_row_view(entries, pt, True) == want
+    assert isinstance(_eval.LOAD_ROW_SIMD, bool)
