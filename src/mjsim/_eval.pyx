@@ -19,6 +19,9 @@ cdef extern from "_masks.h":
     int mjsim_split_min(const uint8_t* row, const uint8_t* rest, int melds) noexcept nogil
     int mjsim_split_reach(const uint8_t* row, const uint8_t* rest, int melds, int D) noexcept nogil
 
+cdef int32_t POW5[9]
+POW5[:] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
+
 # the 清一色 row of each Wanzai base id (RULES §2.2: 清一色 replaces the id)
 cdef int QYS_ROW[9]
 QYS_ROW[:] = [P_QYS_PINGHU, P_SHISANLAN, P_QIXING_SHISANLAN, P_QYS_PINGHU, P_QYS_DAQIDUI,
@@ -307,15 +310,14 @@ cdef void _evaluate_wanzai(const EvalConfig* cfg, const uint8_t* c, const MeldIn
 
 # ---------------------------------------------------------------- Anhua
 
-cdef int _anhua_form_multiplier(const EvalConfig* cfg, const Tables* T, const uint8_t* nat,
-                                int jokers, const MeldInfo* mi, uint32_t* props) noexcept nogil:
-    """Best special multiplier of a complete hand (0 if incomplete); nat excludes jokers."""
+cdef int _anhua_forms(const EvalConfig* cfg, const Tables* T, const int32_t* idx, int pairs, int tiles,
+                      int jokers, const MeldInfo* mi, uint32_t* props) noexcept nogil:
+    """Best special multiplier of a complete hand (0 if incomplete), from the natural tiles'
+    suit indices, their pairs and their number (the jokers apart)."""
     cdef int best = 0, pt = 2 if cfg.pair_258 else 1
-    cdef int32_t idx[3]
     cdef const uint8_t* rows[3]
     cdef bint one_suit
     cdef int m, g
-    _group_indices(nat, 3, idx)
     for g in range(3):
         rows[g] = T.suit.need + <size_t>idx[g] * 4
     one_suit = _single_suit(_mask_of_indices(idx, 3) | mi.suit_mask)
@@ -325,7 +327,7 @@ cdef int _anhua_form_multiplier(const EvalConfig* cfg, const Tables* T, const ui
         props[0] = 1u << PR_QINGYISE
     elif need_of_rows(rows, 3, pt) <= jokers:
         best = 1
-    if mi.n == 0 and _pairs_distance(nat, N_SUITED) <= jokers:
+    if mi.n == 0 and _pairs_from(pairs, tiles - 2 * pairs) <= jokers:
         m = cfg.m_xiaoqidui * (cfg.m_qingyise if one_suit else 1)
         if m > best:
             best = m
@@ -333,11 +335,20 @@ cdef int _anhua_form_multiplier(const EvalConfig* cfg, const Tables* T, const ui
     return best
 
 
-cdef int _split_jokers(const uint8_t* c, int indicator, int face_value_tile, uint8_t* nat,
-                       int* a, int* b) noexcept nogil:
-    """Copy c into nat without the wild tiles; face_value_tile (a won discard) stays natural."""
+cdef int _anhua_form_multiplier(const EvalConfig* cfg, const Tables* T, const uint8_t* nat,
+                                int jokers, const MeldInfo* mi, uint32_t* props) noexcept nogil:
+    """Best special multiplier of a complete hand (0 if incomplete); nat excludes jokers."""
+    cdef int32_t idx[3]
+    cdef int pairs, tiles
+    _group_indices(nat, 3, idx)
+    mjsim_pairs_total(nat, N_SUITED, &pairs, &tiles)
+    return _anhua_forms(cfg, T, idx, pairs, tiles, jokers, mi, props)
+
+
+cdef inline int _wild_counts(const uint8_t* c, int indicator, int face_value_tile, int* a,
+                             int* b) noexcept nogil:
+    """The type-A and type-B wilds in c, face_value_tile (a won discard) not counted; their sum."""
     cdef int ak, bk
-    memcpy(nat, c, N_KINDS)
     if not wild_kinds(indicator, &ak, &bk):
         # indicator -1: no wilds, every tile at face value (players ask "complete / tenpai
         # at face value?" this way, e.g. for discard-win eligibility, RULES §3.3)
@@ -350,9 +361,19 @@ cdef int _split_jokers(const uint8_t* c, int indicator, int face_value_tile, uin
         a[0] -= 1
     elif face_value_tile == bk and b[0]:
         b[0] -= 1
-    nat[ak] -= a[0]
-    nat[bk] -= b[0]
     return a[0] + b[0]
+
+
+cdef int _split_jokers(const uint8_t* c, int indicator, int face_value_tile, uint8_t* nat,
+                       int* a, int* b) noexcept nogil:
+    """Copy c into nat without the wild tiles; face_value_tile (a won discard) stays natural."""
+    cdef int ak, bk, jokers
+    memcpy(nat, c, N_KINDS)
+    jokers = _wild_counts(c, indicator, face_value_tile, a, b)
+    if wild_kinds(indicator, &ak, &bk):
+        nat[ak] -= a[0]
+        nat[bk] -= b[0]
+    return jokers
 
 
 cdef inline int64_t _times(int64_t v, int m) noexcept nogil:
@@ -368,23 +389,29 @@ cdef void _evaluate_anhua(const EvalConfig* cfg, const uint8_t* c, const MeldInf
     平胡 with the wild multiplier.  hard_if_natural: a hand complete both ways takes the
     higher score; without it such a hand is 硬莊 whatever a wild reading would give."""
     cdef const Tables* T = tables()
-    cdef uint8_t nat[N_KINDS]
-    cdef int a, b, jokers, cat, hard_m, soft_m
+    cdef int32_t idx[3]
+    cdef int a, b, ak, bk, jokers, cat, hard_m, soft_m, pairs, tiles
     cdef int64_t hard_score = 0, soft_score = 0, score
     cdef uint32_t hard_props, soft_props, props
     cdef bint plain_discard = not self_draw and context == CTX_NONE
-    jokers = _split_jokers(c, indicator, -1 if self_draw else win_tile, nat, &a, &b)
+    jokers = _wild_counts(c, indicator, -1 if self_draw else win_tile, &a, &b)
     cat = category_of(a, b)
     out.category = cat
     if plain_discard and not discard_category_ok(cfg, cat):
         return  # 接炮 (RULES §3.3 discard_win_wilds)
     if not self_draw and not plain_discard and cat > CAT_DAN:
         return  # 搶槓胡 / 槓上炮 need no wild or 單王 (RULES §3.3)
-    hard_m = _anhua_form_multiplier(cfg, T, c, 0, mi, &hard_props)
+    _group_indices(c, 3, idx)
+    mjsim_pairs_total(c, N_SUITED, &pairs, &tiles)
+    hard_m = _anhua_forms(cfg, T, idx, pairs, tiles, 0, mi, &hard_props)
     if hard_m:
         hard_score = _times(_times(cfg.base, cfg.m_hard), hard_m)
     if cat != CAT_NONE and not plain_discard and (cfg.hard_if_natural or hard_m == 0):
-        soft_m = _anhua_form_multiplier(cfg, T, nat, jokers, mi, &soft_props)
+        # the wild reading differs only in the wilds' own suit (both wild kinds share it)
+        wild_kinds(indicator, &ak, &bk)
+        idx[ak // 9] -= a * POW5[ak % 9] + b * POW5[bk % 9]
+        pairs += ((c[ak] - a) >> 1) - (c[ak] >> 1) + ((c[bk] - b) >> 1) - (c[bk] >> 1)
+        soft_m = _anhua_forms(cfg, T, idx, pairs, tiles - jokers, jokers, mi, &soft_props)
         if soft_m:
             soft_score = _times(_times(_times(cfg.base, cfg.m_soft), cfg.m_cat[cat]), soft_m)
     if hard_score == 0 and soft_score == 0:
@@ -787,8 +814,6 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
 # shanten_neighbours, which tests/test_masks.py checks them against.
 
 
-cdef int32_t POW5[9]
-POW5[:] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
 
 cdef uint64_t MASK_FALLBACK = (<uint64_t>1) << MASK_FALLBACK_BIT
 
