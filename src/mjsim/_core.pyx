@@ -246,10 +246,11 @@ cdef extern from *:
             _mm_or_si128(_mm_subs_epu8(a, _mm_load_si128((const __m128i*)r->cap)),
                          _mm_subs_epu8(b, _mm_load_si128((const __m128i*)(r->cap + 16)))),
             _mm_subs_epu8(c, _mm_loadu_si128((const __m128i*)(r->cap + 18))));
-        __m128i s = _mm_sad_epu8(_mm_add_epi8(_mm_add_epi8(a, b), _mm_and_si128(c, tail)), zero);
-        int total = _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4);
-        return (_mm_movemask_epi8(_mm_cmpeq_epi8(over, zero)) == 0xffff)
-               & ((unsigned)(total - r->lo) <= r->span);
+        /* the excess lands at bit 16 and up, where no row size reaches */
+        __m128i s = _mm_add_epi64(_mm_sad_epu8(_mm_add_epi8(_mm_add_epi8(a, b), _mm_and_si128(c, tail)), zero),
+                                  _mm_slli_epi64(_mm_sad_epu8(over, zero), 16));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+        return (unsigned)(_mm_cvtsi128_si32(s) - r->lo) <= r->span;
     }
     #define MJSIM_ROW_SIMD 1
     #define mjsim_row_ok mjsim_row_ok_simd
@@ -303,12 +304,13 @@ cdef int _row_problem(const uint8_t* row, int size_a, int size_b, int n_kinds, i
     return 0
 
 
-cdef inline int _bad_row(const uint8_t* row, const mjsim_row_rule* rule, int size_a, int size_b,
-                         int n_kinds, int indicator) noexcept nogil:
-    """_row_problem of a row, asked only of the rows the fast check refuses."""
-    if mjsim_row_ok(row, rule):
-        return 0
-    return _row_problem(row, size_a, size_b, n_kinds, indicator)
+def _problem_of(const uint8_t[:, ::1] counts, Py_ssize_t row, int size_a, int size_b, int n_kinds,
+                int indicator):
+    """_row_problem of a row the fast check refused (never 0: the two state the same rules)."""
+    cdef int problem = _row_problem(&counts[row, 0], size_a, size_b, n_kinds, indicator)
+    if not problem:
+        raise AssertionError(f"mjsim_row_ok refused row {row}, which _row_problem accepts")
+    return problem
 
 
 def _check_arguments(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, int indicator):
@@ -327,19 +329,18 @@ def find_bad_row(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kin
     the first bad row); this pass alone is for callers that only validate.
     """
     cdef Py_ssize_t n, i, bad = -1
-    cdef int problem = 0
     cdef mjsim_row_rule rule
     _check_arguments(counts, size_a, size_b, n_kinds, indicator)
     n = counts.shape[0]
     _row_rule(&rule, size_a, size_b, n_kinds, indicator)
     with nogil:
         for i in range(n):
-            problem = _bad_row(&counts[i, 0], &rule, size_a, size_b, n_kinds, indicator)
-            if problem:
+            if not mjsim_row_ok(&counts[i, 0], &rule):
                 bad = i
                 break
     if bad < 0:
         return -1, None
+    problem = _problem_of(counts, bad, size_a, size_b, n_kinds, indicator)
     return bad, ("count", "honor", "indicator", "size")[problem - 1]
 
 
@@ -404,7 +405,6 @@ def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_dr
     cdef MeldInfo mi
     cdef EvalResult r
     cdef mjsim_row_rule rule
-    cdef int problem = 0
     cdef int n_kinds = _batch_kinds(config, indicator)
     _check_arguments(counts, 14, 14, n_kinds, indicator)
     _row_rule(&rule, 14, 14, n_kinds, indicator)
@@ -418,9 +418,9 @@ def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_dr
     with nogil:
         for i in range(n):
             # each row is checked just before it is evaluated; the first bad one ends the
-            # batch with the error a separate pass would have raised, and no results
-            problem = _bad_row(&counts[i, 0], &rule, 14, 14, n_kinds, indicator)
-            if problem:
+            # batch with the error a separate pass would have raised, and no results (what
+            # is wrong with it is worked out after the loop, which keeps the loop lean)
+            if not mjsim_row_ok(&counts[i, 0], &rule):
                 bad = i
                 break
             _eval.evaluate(&config.cfg, &counts[i, 0], &mi, -1, self_draw, indicator,
@@ -429,7 +429,7 @@ def evaluate_batch(CoreConfig config, const uint8_t[:, ::1] counts, bint self_dr
             pattern_v[i] = r.pattern
             points_v[i] = r.points
     if bad >= 0:
-        _raise_bad_row(counts, bad, problem, 14, 14, indicator)
+        _raise_bad_row(counts, bad, _problem_of(counts, bad, 14, 14, n_kinds, indicator), 14, 14, indicator)
     return win, pattern, points
 
 
@@ -438,7 +438,6 @@ def shanten_batch(CoreConfig config, const uint8_t[:, ::1] counts, int indicator
     cdef Py_ssize_t n = counts.shape[0], i, bad = -1
     cdef MeldInfo mi
     cdef mjsim_row_rule rule
-    cdef int problem = 0
     cdef int n_kinds = _batch_kinds(config, indicator)
     _check_arguments(counts, 13, 14, n_kinds, indicator)
     _row_rule(&rule, 13, 14, n_kinds, indicator)
@@ -447,11 +446,10 @@ def shanten_batch(CoreConfig config, const uint8_t[:, ::1] counts, int indicator
     memset(&mi, 0, sizeof(MeldInfo))
     with nogil:
         for i in range(n):
-            problem = _bad_row(&counts[i, 0], &rule, 13, 14, n_kinds, indicator)
-            if problem:
+            if not mjsim_row_ok(&counts[i, 0], &rule):
                 bad = i
                 break
             out_v[i] = _eval.shanten(&config.cfg, &counts[i, 0], &mi, indicator)
     if bad >= 0:
-        _raise_bad_row(counts, bad, problem, 13, 14, indicator)
+        _raise_bad_row(counts, bad, _problem_of(counts, bad, 13, 14, n_kinds, indicator), 13, 14, indicator)
     return out
