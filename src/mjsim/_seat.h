@@ -61,17 +61,6 @@ static inline int mjsim_select64_n(uint64_t x, int n, int j) {
     return mjsim_msb64(x);
 }
 
-/* four bytes as a little-endian word: one load where the machine is little-endian */
-static inline uint32_t mjsim_load_le32(const uint8_t* p) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t w;
-    memcpy(&w, p, 4);
-    return w;
-#else
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-#endif
-}
-
 static inline void mjsim_seat_fail(const char* what, int seat) {
     fprintf(stderr, "mjsim: seat %d's cached state is stale (%s): a hand change bypassed "
             "_seat.pxd's update functions\n", seat, what);
