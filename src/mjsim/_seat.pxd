@@ -24,6 +24,7 @@ cdef extern from "_seat.h":
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
     void mjsim_seat_fail(const char* what, int seat) noexcept nogil
+    bint mjsim_any_four(const uint8_t* hand) noexcept nogil
 
 # gfacts: bit FACT_* + group, for the groups 0..2 (suits) and 3 (honors), from the
 # tables' facts byte of each group's entry (_tables.pxd).
