@@ -126,12 +126,6 @@ cdef inline int _mask_of_indices(const int32_t* idx, int n_groups) noexcept nogi
     return mask
 
 
-cdef int _std_distance(const Tables* T, const uint8_t* c, int n_groups, int melds, int pt) noexcept nogil:
-    cdef int32_t idx[4]
-    _group_indices(c, n_groups, idx)
-    return _std_distance_of(T, idx, n_groups, melds, pt)
-
-
 cdef int _std_distance_of(const Tables* T, const int32_t* idx, int n_groups, int melds, int pt) noexcept nogil:
     """Fewest tiles to add to part of the hand to get `melds` melds + a pair: the min-plus
     product of the groups' rows (_masks.h, SSE2 where available), two groups against the
@@ -456,60 +450,13 @@ cdef extern from "_rowmin.h":
     void mjsim_combine_rows(const uint8_t* a, const uint8_t* b, uint8_t* out) noexcept nogil
 
 
-cdef extern from *:
-    """
-    /* A group's distance entry [3 * m + p] as the row [2 * m + q] the combines read: byte
-     * 2m is entry byte 3m (shifted down by m), byte 2m + 1 entry byte 3m + pt (shifted down
-     * by m + pt - 1); SSE2 forms each shift once and masks the bytes it serves. */
-    #include <stdint.h>
-    #include <string.h>
-    static inline void mjsim_load_row_plain(const uint8_t* d, int pt, uint8_t* f) {
-        int m;
-        memset(f, 255, 16);
-        for (m = 0; m < 5; m++) {
-            f[2 * m] = d[3 * m];
-            f[2 * m + 1] = d[3 * m + pt];
-        }
-    }
-    #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
-    #include <emmintrin.h>
-    static inline void mjsim_load_row(const uint8_t* d, int pt, uint8_t* f) {
-        const __m128i D = _mm_loadu_si128((const __m128i*)d);
-        const __m128i tail = _mm_set_epi8(-1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        __m128i out;
-        if (pt == 1) {
-            out = _mm_or_si128(tail, _mm_and_si128(D, _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 1), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 2), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 3), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 4), _mm_set_epi8(0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0)));
-        } else if (pt == 2) {
-            out = _mm_or_si128(tail, _mm_and_si128(D, _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 1), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 2), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 3), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 4), _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0)));
-            out = _mm_or_si128(out, _mm_and_si128(_mm_srli_si128(D, 5), _mm_set_epi8(0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
-        } else {
-            mjsim_load_row_plain(d, pt, f);
-            return;
-        }
-        _mm_storeu_si128((__m128i*)f, out);
-    }
-    #define MJSIM_LOAD_ROW_SIMD 1
-    #else
-    #define MJSIM_LOAD_ROW_SIMD 0
-    #define mjsim_load_row mjsim_load_row_plain
-    #endif
-    """
-    void mjsim_load_row(const uint8_t* d, int pt, uint8_t* f) noexcept nogil
-    void mjsim_load_row_plain(const uint8_t* d, int pt, uint8_t* f) noexcept nogil
-    int MJSIM_LOAD_ROW_SIMD
-
-
 cdef inline void _load_row(const uint8_t* d, int pt, uint8_t* f) noexcept nogil:
     """A group's distance row as [2 * m + q] bytes (q = 1: with the pair of column pt)."""
-    mjsim_load_row(d, pt, f)
+    cdef int m
+    memset(f, 255, ROW_BYTES)
+    for m in range(MAX_MELDS + 1):
+        f[2 * m] = d[m * 3]
+        f[2 * m + 1] = d[m * 3 + pt]
 
 
 cdef void _rest_template(const uint8_t* rest, int melds, int pt, uint8_t* template) noexcept nogil:
@@ -1235,22 +1182,3 @@ def _pairs_total_view(const uint8_t[:, ::1] counts, int n, bint simd):
 
 PAIRS_SIMD = bool(MJSIM_PAIRS_SIMD)
 
-
-def _load_row_view(const uint8_t[:, ::1] entries, int pt, bint simd):
-    """Test view of _load_row: each 16-byte distance entry as its [2m + q] row (pt 1 or 2),
-    from the SSE2 helper (simd) or its plain-C statement."""
-    cdef Py_ssize_t i
-    cdef uint8_t f[16]
-    if entries.shape[1] != 16 or pt not in (1, 2):
-        raise ValueError("entries must have 16 columns and pt be 1 or 2")
-    out = []
-    for i in range(entries.shape[0]):
-        if simd:
-            mjsim_load_row(&entries[i, 0], pt, f)
-        else:
-            mjsim_load_row_plain(&entries[i, 0], pt, f)
-        out.append(bytes(f[:16]))
-    return out
-
-
-LOAD_ROW_SIMD = bool(MJSIM_LOAD_ROW_SIMD)
