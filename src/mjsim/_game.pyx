@@ -65,7 +65,8 @@ from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, s
                           seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
                           seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS,
                           mjsim_chow_window, mjsim_kind_group, mjsim_any_four,
-                          seat_refresh_filter, seat_may_win_current)
+                          seat_refresh_filter, seat_may_win_current, mjsim_select64,
+                          mjsim_select64_n, mjsim_select64_loop, MJSIM_PDEP_DISPATCH)
 
 cnp.import_array()
 
@@ -1446,6 +1447,18 @@ def _probe_stale_seat():
     st.seat[0].hand[12] -= 1
     st.seat[0].hand[13] += 1
     return bool(seat_may_win(&st, 0, 12) and seat_complete_with(&st, 0, 12))
+
+
+PDEP_DISPATCH = bool(MJSIM_PDEP_DISPATCH)   # the random discard's select may use pdep
+
+
+def _probe_select(uint64_t x, int j):
+    """Test shim: the j-th set bit of x by the select the loop uses (pdep where chosen at
+    run time), by the plain count-down loop and by clearing bits one by one."""
+    cdef int n = bin(x).count("1")
+    if not 0 <= j < n:
+        raise ValueError("j must index a set bit of x")
+    return mjsim_select64_n(x, n, j), mjsim_select64_loop(x, n, j), mjsim_select64(x, j)
 
 
 def _probe_seat_cache(changes, bint honor_chow=True):

@@ -23,6 +23,8 @@ cdef extern from "_seat.h":
     const uint8_t mjsim_chow_window[9]
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
+    int mjsim_select64_loop(uint64_t x, int n, int j) noexcept nogil
+    enum: MJSIM_PDEP_DISPATCH
     void mjsim_seat_fail(const char* what, int seat) noexcept nogil
     bint mjsim_any_four(const uint8_t* hand) noexcept nogil
 
