@@ -64,7 +64,9 @@ from mjsim._tables cimport tables
 from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
                           seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
                           seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS,
-                          mjsim_chow_window, mjsim_kind_group, mjsim_any_four)
+                          mjsim_chow_window, mjsim_kind_group, mjsim_any_four,
+                          seat_refresh_filter, seat_may_win_current, mjsim_select64,
+                          mjsim_select64_n, mjsim_select64_loop, MJSIM_PDEP_DISPATCH)
 
 cnp.import_array()
 
@@ -458,7 +460,7 @@ cdef int builtin_call(HandState* st, int s, int player, int tile, const Call* ca
     return greedy_call(st, s, player, tile, calls, n)
 
 
-cdef int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+cdef inline int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
     if n == 0:
         return -1
     if st.cfg.players[s] == PLAYER_PYTHON:
@@ -514,6 +516,7 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     memcpy(st.opening, dealt, sizeof(dealt))
     for s in range(4):
         seat_deal(st.tables, &st.seat[s], dealt[s], 14 if s == dealer else 13)
+        seat_refresh_filter(&st.seat[s])
     if cfg.game == _eval.GAME_ANHUA:
         # RULES §3.1: the next live tile is turned up and set aside (never drawn)
         st.indicator = draw_live(&st.wall)
@@ -551,6 +554,7 @@ cdef inline void discard_tile(HandState* st, int s, int t, int buzhang) noexcept
     # 漏胡 ends with the seat's own discard
     p.ron_locked = 0
     p.lock_kinds = 0
+    seat_refresh_filter(p)          # the turn ends: may_be_claimed reads it from now on
     log_event(st, EV_DISCARD, s, t, buzhang, 0)
 
 
@@ -587,7 +591,7 @@ cdef inline int may_be_claimed(HandState* st, int discarder, int t) noexcept nog
     cdef int nx = (discarder + 1) & 3, op = (discarder + 2) & 3, pv = (discarder + 3) & 3
     cdef Call calls[8]
     # the win filters first: resolve_discard_wins would read them anyway
-    if seat_may_win(st, nx, t) or seat_may_win(st, op, t) or seat_may_win(st, pv, t):
+    if seat_may_win_current(st, nx, t) or seat_may_win_current(st, op, t) or seat_may_win_current(st, pv, t):
         return MAYBE_WON
     if st.seat[nx].hand[t] >= 2 or st.seat[op].hand[t] >= 2 or st.seat[pv].hand[t] >= 2:
         return MAYBE_CALLED
@@ -912,199 +916,8 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
 
 
 # ================================================================ Python players
-#
-# A seat whose player is a Python object (mjsim.players.Player) is asked each decision
-# through the GIL.  The object sees a TableView of the live hand; `view.builtin(name)`
-# answers the pending question exactly as the native player `name` would (same RNG use),
-# so a Python wrapper of a built-in plays the identical hand.  An exception inside the
-# player stops the hand and is re-raised by NativeGame.
 
-cdef enum:
-    ASK_TURN = 0
-    ASK_CALL = 1
-    ASK_WIN = 2
-
-
-cdef class TableView:
-    """What seat `seat` may look at while deciding; valid only during the call."""
-    cdef HandState* st
-    cdef readonly int seat
-    cdef int ask, tile, n, win_kind
-    cdef const int* kinds
-    cdef const int* types
-    cdef const Call* calls
-    cdef bint valid
-
-    cdef void _check(self) except *:
-        if not self.valid:
-            raise RuntimeError("a TableView is only valid during the decision it was given for")
-
-    @property
-    def dealer(self):
-        self._check()
-        return self.st.dealer
-
-    @property
-    def hand(self):
-        """This seat's concealed tiles as 34 counts."""
-        self._check()
-        return [self.st.seat[self.seat].hand[k] for k in range(34)]
-
-    @property
-    def seen(self):
-        """Copies of each kind visible to everyone (discards and exposed melds)."""
-        self._check()
-        return [self.st.seen[k] for k in range(34)]
-
-    @property
-    def melds(self):
-        """Per seat, the declared melds as (kind, [tiles]); concealed kongs included."""
-        self._check()
-        cdef int q, i, k
-        return [[(MELD_NAMES[self.st.seat[q].melds[i].kind],
-                  [self.st.seat[q].melds[i].tiles[k] for k in range(self.st.seat[q].melds[i].n)])
-                 for i in range(self.st.seat[q].n_melds)] for q in range(4)]
-
-    @property
-    def discards(self):
-        self._check()
-        cdef int q, i
-        return [[self.st.seat[q].discards[i] for i in range(self.st.seat[q].n_discards)] for q in range(4)]
-
-    @property
-    def wall_left(self):
-        self._check()
-        return live_left(&self.st.wall)
-
-    @property
-    def drawn(self):
-        """On a turn: the tile just drawn (None after a claim or on the dealer's first turn).
-        A locked hand (Anhua) must discard it unless it kongs."""
-        self._check()
-        return None if self.ask != ASK_TURN or self.tile < 0 else self.tile
-
-    @property
-    def wild_indicator(self):
-        """Anhua: the turned-up tile's kind (None under Wanzai)."""
-        self._check()
-        return None if self.st.indicator < 0 else self.st.indicator
-
-    @property
-    def wilds(self):
-        """Anhua: the two wild kinds (indicator kind, next rank); () under Wanzai."""
-        self._check()
-        return () if self.st.wild_a < 0 else (self.st.wild_a, self.st.wild_b)
-
-    @property
-    def locked(self):
-        """Per seat: is its hand locked after a 補章 (Anhua)?"""
-        self._check()
-        return [bool(self.st.seat[q].locked) for q in range(4)]
-
-    @property
-    def scores(self):
-        """Net score of each seat so far in this hand (kong payments)."""
-        self._check()
-        return [self.st.deltas[q] for q in range(4)]
-
-    def shanten(self):
-        """Shanten of this seat's concealed hand over every hand form (wilds as wilds)."""
-        self._check()
-        return hand_shanten(self.st, self.st.seat[self.seat].hand, &self.st.seat[self.seat].mi)
-
-    def builtin(self, str name):
-        """The answer the built-in player `name` gives to the pending question."""
-        self._check()
-        if name not in PLAYERS:
-            raise ValueError(f"view.builtin: unknown built-in player {name!r} (built-ins: {', '.join(PLAYERS)})")
-        cdef int code = PLAYERS.index(name)
-        cdef int t = -1, action
-        if self.ask == ASK_WIN:
-            return bool(builtin_takes_win(self.st, self.seat, code, self.win_kind))
-        if self.ask == ASK_CALL:
-            action = builtin_call(self.st, self.seat, code, self.tile, self.calls, self.n)
-            return None if action < 0 else action
-        action = builtin_turn(self.st, self.seat, code, self.n, self.kinds, self.types, self.tile, &t)
-        return (TURN_NAMES[action], t)
-
-
-TURN_NAMES = ("discard", "concealed_kong", "added_kong")
-CALL_NAMES = ("pung", "kong", "chow")
-
-
-cdef TableView _view(HandState* st, int s, int ask):
-    cdef TableView v = TableView.__new__(TableView)
-    v.st = st
-    v.seat = s
-    v.ask = ask
-    v.valid = True
-    return v
-
-
-cdef object _player(HandState* st, int s):
-    return (<object>st.cfg.py_context)[0][s]
-
-
-cdef void _fail(HandState* st, exc) noexcept:
-    (<object>st.cfg.py_context)[1].append(exc)
-    st.aborted = 1
-
-
-cdef int python_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
-                     int drawn, int* tile) noexcept nogil:
-    cdef int i, k
-    with gil:
-        view = _view(st, s, ASK_TURN)
-        view.n, view.kinds, view.types, view.tile = n_kongs, kinds, types, drawn
-        options = [(TURN_NAMES[types[i]], kinds[i]) for i in range(n_kongs)]
-        if st.seat[s].locked:
-            options.append(("discard", drawn))   # a locked hand discards what it drew
-        else:
-            options += [("discard", k) for k in range(34) if st.seat[s].hand[k]]
-        try:
-            choice = tuple(_player(st, s).turn(view, options))
-            if choice not in options:
-                raise ValueError(f"seat {s}: turn() returned {choice!r}, not one of {options}")
-        except BaseException as e:
-            _fail(st, e)
-            choice = options[len(options) - 1]   # (wraparound is off in this module)
-        finally:
-            view.valid = False
-        tile[0] = choice[1]
-        return TURN_NAMES.index(choice[0])
-
-
-cdef int python_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
-    cdef int i
-    with gil:
-        view = _view(st, s, ASK_CALL)
-        view.tile, view.calls, view.n = tile, calls, n
-        options = [(CALL_NAMES[calls[i].type],) + ((calls[i].a, calls[i].b) if calls[i].type == CALL_CHOW else ())
-                   for i in range(n)]
-        try:
-            pick = _player(st, s).claim(view, tile, options)
-            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < n):
-                raise ValueError(f"seat {s}: claim() returned {pick!r}; expected None or an index 0..{n - 1}")
-        except BaseException as e:
-            _fail(st, e)
-            pick = None
-        finally:
-            view.valid = False
-        return -1 if pick is None else pick
-
-
-cdef bint python_takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
-    with gil:
-        view = _view(st, s, ASK_WIN)
-        view.tile, view.win_kind = tile, kind
-        try:
-            take = bool(_player(st, s).win(view, None if tile < 0 else tile, WIN_KIND_NAMES[kind]))
-        except BaseException as e:
-            _fail(st, e)
-            take = False
-        finally:
-            view.valid = False
-        return take
+include "_game_python.pxi"
 
 
 # ================================================================ Python face
@@ -1420,63 +1233,7 @@ cdef class NativeGame:
         return hands, wins
 
 
-SEAT_CHECKS = bool(MJSIM_CHECK_SEATS)    # a debug build checks each seat's cache at every use
-
-
-def _probe_stale_seat():
-    """Test shim: deal seat 0 a tenpai hand, change its concealed hand behind its cache's
-    back (as a missed seat_change would) and ask the win check.  A build with SEAT_CHECKS
-    aborts the process with a message; another returns the stale answer."""
-    cdef HandState st
-    cdef GameConfig cfg
-    cdef uint8_t tiles[13]
-    cdef int i
-    memset(&st, 0, sizeof(HandState))
-    memset(&cfg, 0, sizeof(GameConfig))
-    cfg.game = _eval.GAME_WANZAI
-    cfg.ev.game = _eval.GAME_WANZAI
-    st.cfg = &cfg
-    st.tables = tables()
-    for i, t in enumerate((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)):
-        tiles[i] = t
-    seat_deal(st.tables, &st.seat[0], tiles, 13)
-    st.seat[0].hand[12] -= 1
-    st.seat[0].hand[13] += 1
-    return bool(seat_may_win(&st, 0, 12) and seat_complete_with(&st, 0, 12))
-
-
-def _probe_seat_cache(changes, bint honor_chow=True):
-    """Test shim: from an empty hand, apply (kind, delta) changes to seat 1 through
-    seat_change; after each -> (n_held, the kinds t for which seat_may_chow says yes, those
-    for which list_calls offers seat 1 a chow of seat 0's discard t), under Wanzai."""
-    cdef HandState st
-    cdef GameConfig cfg
-    cdef Call calls[8]
-    cdef uint8_t none[1]
-    cdef int k, d, t, i, n
-    memset(&st, 0, sizeof(HandState))
-    memset(&cfg, 0, sizeof(GameConfig))
-    cfg.game = _eval.GAME_WANZAI
-    cfg.ev.game = _eval.GAME_WANZAI
-    cfg.honor_chow = honor_chow
-    st.cfg = &cfg
-    st.tables = tables()
-    seat_deal(st.tables, &st.seat[1], none, 0)     # the empty hand's group facts
-    out = []
-    for k, d in changes:
-        if not 0 <= k < 34 or not 0 <= st.seat[1].hand[k] + d <= 4:
-            raise ValueError(f"change ({k}, {d}) leaves the hand invalid")
-        seat_change(st.tables, &st.seat[1], k, d)
-        may = [t for t in range(34) if seat_may_chow(&st, 1, t)]
-        listed = []
-        for t in range(34):
-            n = list_calls(&st, 1, t, 0, calls)
-            for i in range(n):
-                if calls[i].type == CALL_CHOW:
-                    listed.append(t)
-                    break
-        out.append((seat_n_held(&st.seat[1]), may, listed))
-    return out
+include "_game_probes.pxi"
 
 
 def _pay_arrays(Py_ssize_t n):
