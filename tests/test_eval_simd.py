@@ -26,14 +26,16 @@ def _rows():
 def test_simd_plain_and_numpy_agree(n):
     rows = _rows()
     want = [(int((r[:n] // 2).sum()), int(r[:n].sum()), int((r % 2).any()), int((r > 1).any())) for r in rows]
-    assert _eval._pairs_total_view(rows, n, False) == want
-    assert _eval._pairs_total_view(rows, n, True) == want
+    assert _eval._pairs_total_view(rows.tobytes(), n, False) == want
+    assert _eval._pairs_total_view(rows.tobytes(), n, True) == want
 
 
 def test_view_refuses_what_the_helpers_do_not_take():
     with pytest.raises(ValueError):
-        _eval._pairs_total_view(np.zeros((1, 34), np.uint8), 30, True)
+        _eval._pairs_total_view(bytes(34), 30, True)
     with pytest.raises(ValueError):
-        _eval._pairs_total_view(np.full((1, 34), 5, np.uint8), 34, True)
+        _eval._pairs_total_view(bytes([5] * 34), 34, True)
+    with pytest.raises(ValueError):
+        _eval._pairs_total_view(bytes(33), 34, True)
     assert isinstance(_eval.PAIRS_SIMD, bool)
 
