@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mjsim.tiles import SEPARATOR, TileError, bytes_text, format_tiles, parse_tiles
+from mjsim.tiles import TileError, format_tiles, parse_tiles
 
 SUIT_CHARS = "萬筒索"
 CHINESE_RANKS = "一二三四五六七八九"
@@ -40,13 +40,6 @@ kind_lists = st.lists(st.integers(0, 33), max_size=140)
 @given(kind_lists, st.booleans(), st.booleans())
 def test_format_equals_reference(ks, chinese, sort):
     assert format_tiles(ks, chinese=chinese, sort=sort) == reference(ks, chinese, sort)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(st.integers(0, 33), max_size=20), min_size=1, max_size=8))
-def test_bytes_text_separates_lists(parts):
-    joined = bytes([SEPARATOR]).join(bytes(p) for p in parts)
-    assert bytes_text(joined).split("|") == [reference(p, sort=False) for p in parts]
 
 
 @settings(max_examples=200, deadline=None)

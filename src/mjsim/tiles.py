@@ -102,34 +102,26 @@ def parse_tile(text: str) -> int:
     return kinds[0]
 
 
-# Compact notation by table lookups: each byte of a kinds string is translated to its digit
-# and to its suit letter, and the letter is kept only where the next tile's suit differs, so
-# a whole list (or many, joined by SEPARATOR) costs a dozen C-level calls, not a Python loop
-# per tile.  SEPARATOR ends a suit run and is written "|".
-SEPARATOR = 255
-_DIGITS = bytearray(256)
-_SUIT_OF = bytearray(b"\x04" * 256)      # 0..3 m p s z; 4: no suit (the separator)
-for _k in range(N_KINDS):
-    _DIGITS[_k] = ord(_ASCII_NAMES[_k][0])
-    _SUIT_OF[_k] = _k // 9 if _k < 27 else 3
-_DIGITS[SEPARATOR] = ord("|")
-_DIGITS, _SUIT_OF = bytes(_DIGITS), bytes(_SUIT_OF)
-# indexed by suit * 8 + (suit xor the next tile's suit): the letter, or 0 (dropped) when the
-# next tile has the same suit or the byte is a separator
+# Compact notation by table lookups: each kind byte is translated to its digit and to its
+# suit letter, and the letter is kept only where the next tile's suit differs, so a list
+# costs a dozen C-level calls rather than a Python loop per tile.
+_DIGITS = bytes(ord(_ASCII_NAMES[k][0]) if k < N_KINDS else 0 for k in range(256))
+_SUIT_OF = bytes((k // 9 if k < 27 else 3) if k < N_KINDS else 4 for k in range(256))
+# indexed by suit * 8 + (suit xor the next tile's suit; 4 after the last tile): the suit's
+# letter, or 0 (dropped) when the next tile has the same suit
 _LETTERS = bytes(ord("mpsz"[c >> 3]) if c < 32 and c & 7 else 0 for c in range(256))
 _CHINESE_NAMES = tuple(kind_name(k, True) for k in range(N_KINDS))
 _PLAIN_INT = frozenset((int,))
 
 
-def bytes_text(kinds: bytes) -> str:
-    """Compact notation of kinds given as bytes 0..33 (SEPARATOR bytes become "|"), in the
-    order given.  The bytes are not checked: callers pass kinds they produced or checked."""
+def _compact(kinds: bytes) -> str:
+    """Compact notation of kinds 0..33 given as bytes, in their order (not checked)."""
     n = len(kinds)
     if not n:
         return ""
     suits = kinds.translate(_SUIT_OF)
     here = int.from_bytes(suits, "big")
-    # byte i: suit_i * 8 + (suit_i ^ suit_i+1); no carry between bytes, suit * 8 + 7 < 256
+    # byte i: suit_i * 8 + (suit_i ^ suit_i+1), which stays below 40: no carry between bytes
     marks = ((here << 3) | (here ^ int.from_bytes(suits[1:] + b"\x04", "big"))).to_bytes(n, "big")
     out = bytearray(2 * n)
     out[0::2] = kinds.translate(_DIGITS)
@@ -156,7 +148,7 @@ def format_tiles(kinds: Iterable[int], chinese: bool = False, sort: bool = True)
     b = _kinds_bytes(ks)
     if chinese:
         return "".join(map(_CHINESE_NAMES.__getitem__, b))
-    return bytes_text(b)
+    return _compact(b)
 
 
 def to_counts(kinds: Iterable[int]) -> list[int]:
