@@ -126,3 +126,45 @@ def test_variant_records_unchanged(key):
 
 def test_hook_records_unchanged():
     assert hooks_digest() == HOOKS
+
+
+def test_records_are_built_as_their_constructors_would():
+    """play() fills its frozen records without their __init__: each equals the one the
+    constructor makes from the same fields, with the fields in declaration order."""
+    import dataclasses as dc
+
+    for g, players in (("wanzai", ("greedy",) * 4), ("anhua", ("random", "greedy", "ev", "random"))):
+        rules = Rules.load(g)
+        for i in range(30):
+            rec = game.play(rules, 2, i, players, log=True)
+            for obj in (rec, *rec.wins, *rec.payments, *rec.events[:5]):
+                names = [f.name for f in dc.fields(obj)]
+                assert list(vars(obj)) == names
+                again = type(obj)(**vars(obj))
+                assert again == obj and repr(again) == repr(obj)
+                if not isinstance(obj, game.HandRecord):    # a HandRecord holds a dict
+                    assert hash(again) == hash(obj)
+
+
+def test_record_text_is_format_tiles():
+    """NativeGame.play writes the record's tile lists in compact notation itself: each is
+    what format_tiles makes of its tiles (sorted, but the set-aside 補章 tiles in order)."""
+    from mjsim.tiles import format_tiles, parse_tiles
+
+    seen = set()
+    for g, players in (("wanzai", ("random",) * 4), ("wanzai", ("greedy",) * 4),
+                       ("anhua", ("random",) * 4), ("anhua", ("greedy", "ev", "greedy", "random"))):
+        rules = Rules.load(g)
+        for i in range(150):
+            rec = game.play(rules, 9, i, players, log=False)
+            sorted_lists = [*rec.opening, *rec.final, *rec.discards, rec.wall]
+            for seat in rec.melds:
+                for meld in seat:
+                    kind, tiles = meld.split(":")
+                    assert kind in game.MELD_NAMES
+                    sorted_lists.append(tiles)
+            for text in sorted_lists:
+                assert format_tiles(parse_tiles(text)) == text
+            assert format_tiles(parse_tiles(rec.set_aside), sort=False) == rec.set_aside
+            seen.update(k for k in ("melds", "set_aside", "wall") if getattr(rec, k) and any(getattr(rec, k)))
+    assert seen == {"melds", "set_aside", "wall"}     # every kind of list was exercised
