@@ -1,7 +1,7 @@
 """Cost of one `mjsim.game.play` call from a Python loop (issue 8 item 5).
 
     python bench/bench_play.py [--hands 2000] [--repeats 5]
-    python bench/bench_play.py --instructions [--hands 300]
+    python bench/bench_play.py --instructions [--hands 1000]
 
 Prints the median over repeats of the microseconds per call, for 4x random and 4x greedy
 Wanzai, with and without the event log, beside the batch loop's microseconds per hand
@@ -12,7 +12,10 @@ inspects hands does, so the figure includes the garbage collector's passes over 
 `--instructions` counts instead, with callgrind: each case runs in a fresh Python playing N
 and then 2N calls (or batch hands), and the difference divided by N is the instructions per
 call (per hand), so start-up, imports and the table build cancel; the counts do not depend
-on the machine's load.  Measure a release build (`python setup.py build_ext --inplace`).
+on the machine's load.  A full pass of the garbage collector (over every object of the
+process, millions of instructions) falls inside a window or not: N = 1,000 amortises it (at
+N = 300 the same calls counted 251 k or 314 k per call depending on where one fell).
+Measure a release build (`python setup.py build_ext --inplace`).
 """
 from __future__ import annotations
 
@@ -104,12 +107,12 @@ def instructions(a) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=None, help="N calls (default 2000; 300 with --instructions)")
+    ap.add_argument("--hands", type=int, default=None, help="N calls (default 2000; 1000 with --instructions)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--instructions", action="store_true", help="count instructions with callgrind instead of timing")
     a = ap.parse_args()
     if a.hands is None:
-        a.hands = 300 if a.instructions else 2000
+        a.hands = 1000 if a.instructions else 2000
     if a.hands < 1:
         raise SystemExit("--hands must be at least 1")
     (instructions if a.instructions else timings)(a)

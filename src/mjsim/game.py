@@ -280,11 +280,12 @@ def _payment(raw) -> Payment:
 
 
 def _frozen(cls, fields: dict):
-    """The frozen dataclass `cls` with `fields` (every field, in declaration order) without
-    its generated __init__, whose object.__setattr__ per field cost a HandRecord about
-    6 us; tests/test_play_records.py checks the result equals cls(**fields)."""
+    """The frozen dataclass `cls` with `fields` (a new dict of every field, in declaration
+    order) as its __dict__, without the generated __init__, whose object.__setattr__ per
+    field cost a HandRecord about 6 us; tests/test_play_records.py checks the result equals
+    cls(**fields)."""
     obj = object.__new__(cls)
-    obj.__dict__.update(fields)
+    object.__setattr__(obj, "__dict__", fields)
     return obj
 
 
