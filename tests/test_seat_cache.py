@@ -71,3 +71,63 @@ def test_held_count_and_chow_test_follow_every_change(honor_chow):
 def test_the_cache_probe_refuses_an_impossible_count():
     with pytest.raises(ValueError):
         _game._probe_seat_cache([(3, -1)])
+
+
+def _group_is(counts, melds, pair, lo=0):
+    """Can the counts be split into exactly `melds` melds (runs within the group when it is
+    a suit, so ranks count) and `pair` pairs?  A plain recursive search."""
+    suit = len(counts) == 9
+    c = list(counts)
+    i = next((k for k in range(len(c)) if c[k]), None)
+    if i is None:
+        return melds == 0 and pair == 0
+    options = []
+    if c[i] >= 3 and melds:
+        options.append(([i] * 3, 1, 0))
+    if suit and i + 2 < 9 and c[i + 1] and c[i + 2] and melds:
+        options.append(([i, i + 1, i + 2], 1, 0))
+    if c[i] >= 2 and pair:
+        options.append(([i] * 2, 0, 1))
+    for tiles, m, p in options:
+        for k in tiles:
+            c[k] -= 1
+        ok = _group_is(tuple(c), melds - m, pair - p)
+        for k in tiles:
+            c[k] += 1
+        if ok:
+            return True
+    return False
+
+
+def test_the_tables_facts_byte_states_each_groups_facts():
+    """The facts byte the seat cache reads per group (_tables.pxd): exactly melds, melds and
+    a pair, melds and a 2/5/8 pair (suits), a group of distinct kinds 十三爛 can use whole,
+    not empty -- against a plain search on random groups."""
+    from mjsim import _tables
+
+    rng = random.Random(31)
+    for _ in range(3000):
+        suit = rng.random() < 0.7
+        n_kinds = 9 if suit else 7
+        counts = [0] * n_kinds
+        for _ in range(rng.randrange(15)):
+            k = rng.randrange(n_kinds)
+            if counts[k] < 4:
+                counts[k] += 1
+        n = sum(counts)
+        facts, need = _tables.entry_facts(suit, counts)
+        assert bool(facts & 1) == (need[0] == 0)
+        assert bool(facts & 2) == (need[1] == 0)
+        assert bool(facts & 4) == (need[2] == 0)
+        assert bool(facts & 8) == (need[3] == n)
+        assert bool(facts & 16) == (n > 0)
+        if suit:
+            # runs and pungs only: what a suit group of the standard form is made of
+            assert bool(facts & 1) == (n % 3 == 0 and _group_is(counts, n // 3, 0))
+            assert bool(facts & 2) == (n % 3 == 2 and _group_is(counts, n // 3, 1))
+            distinct = all(c <= 1 for c in counts)
+            gaps_ok = all(b - a >= 3 for a, b in zip([k for k in range(9) if counts[k]],
+                                                      [k for k in range(9) if counts[k]][1:]))
+            assert bool(facts & 8) == (distinct and gaps_ok)
+        else:
+            assert bool(facts & 8) == all(c <= 1 for c in counts)

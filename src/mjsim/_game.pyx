@@ -64,7 +64,7 @@ from mjsim._tables cimport tables
 from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
                           seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
                           seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS,
-                          mjsim_chow_window, mjsim_kind_group)
+                          mjsim_chow_window, mjsim_kind_group, mjsim_any_four)
 
 cnp.import_array()
 
@@ -272,10 +272,8 @@ cdef bint kong_allowed(HandState* st, int s, int k, int kong_type, int drawn,
 
 
 cdef inline bint any_four(const uint8_t* hand) noexcept nogil:
-    """Does some kind have 4 copies?  Counts are 0..4, so a count is 4 iff its bit 2 is set."""
-    cdef uint64_t w[4]
-    memcpy(w, hand, 32)
-    return ((w[0] | w[1] | w[2] | w[3]) & 0x0404040404040404ULL) != 0 or hand[32] == 4 or hand[33] == 4
+    """Does some kind have 4 copies?  (_seat.h: SSE2 where the build has it)"""
+    return mjsim_any_four(hand)
 
 
 cdef int list_kongs(HandState* st, int s, int drawn, int source, int* kinds,
@@ -576,22 +574,28 @@ cdef bint try_rob_kong(HandState* st, int s, int t) noexcept nogil:
     return st.n_winners > 0
 
 
-cdef inline bint may_be_claimed(HandState* st, int discarder, int t) noexcept nogil:
-    """Might another seat win on, pung, kong or chow the discard t?  False means that
-    resolve_discard_wins and resolve_calls would ask nobody (and draw no random number):
-    every win filter excludes t, nobody holds two of it and 下家 holds no run with it."""
+cdef enum:
+    MAYBE_CALLED = 1        # may_be_claimed: a pung, kong or chow, but no win
+    MAYBE_WON = 2           # a win, perhaps a call too
+
+
+cdef inline int may_be_claimed(HandState* st, int discarder, int t) noexcept nogil:
+    """Might another seat win on (MAYBE_WON), or only pung, kong or chow (MAYBE_CALLED), the
+    discard t?  0 means that resolve_discard_wins and resolve_calls would ask nobody (and
+    draw no random number): every win filter excludes t, nobody holds two of it and 下家
+    holds no run with it; MAYBE_CALLED that resolve_discard_wins would ask nobody."""
     cdef int nx = (discarder + 1) & 3, op = (discarder + 2) & 3, pv = (discarder + 3) & 3
     cdef Call calls[8]
-    # cheapest first: a "yes" leaves the rest to the full resolution
-    if st.seat[nx].hand[t] >= 2 or st.seat[op].hand[t] >= 2 or st.seat[pv].hand[t] >= 2:
-        return True
-    if seat_may_chow(st, nx, t):
-        return True
+    # the win filters first: resolve_discard_wins would read them anyway
     if seat_may_win(st, nx, t) or seat_may_win(st, op, t) or seat_may_win(st, pv, t):
-        return True
+        return MAYBE_WON
+    if st.seat[nx].hand[t] >= 2 or st.seat[op].hand[t] >= 2 or st.seat[pv].hand[t] >= 2:
+        return MAYBE_CALLED
+    if seat_may_chow(st, nx, t):
+        return MAYBE_CALLED
     if MJSIM_CHECK_SEATS and list_calls(st, nx, t, discarder, calls):
         mjsim_seat_fail("seat_may_chow", nx)
-    return False
+    return 0
 
 
 cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nogil:
@@ -844,7 +848,7 @@ cdef int after_kong(HandState* st, int* s, int* drawn) noexcept nogil:
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil:
-    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard
+    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard, claimed
     cdef Call call
     setup_hand(st, cfg, seed, hand_index, session, scripted_wall, scripted_dice, events)
     if cfg.game == _eval.GAME_ANHUA and special_start(st):
@@ -877,8 +881,9 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
         discard_tile(st, s, t, 0)
         # ---- the other three may claim t
         q = -1
-        if may_be_claimed(st, s, t):
-            if resolve_discard_wins(st, s, t) or st.aborted:
+        claimed = may_be_claimed(st, s, t)
+        if claimed:
+            if claimed == MAYBE_WON and (resolve_discard_wins(st, s, t) or st.aborted):
                 break
             q = resolve_calls(st, s, t, &call)
             if st.aborted:

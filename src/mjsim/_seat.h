@@ -61,16 +61,23 @@ static inline int mjsim_select64_n(uint64_t x, int n, int j) {
     return mjsim_msb64(x);
 }
 
-/* four bytes as a little-endian word: one load where the machine is little-endian */
-static inline uint32_t mjsim_load_le32(const uint8_t* p) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t w;
-    memcpy(&w, p, 4);
-    return w;
-#else
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-#endif
+/* does some kind of a 34-count hand have 4 copies?  Counts are 0..4, so a count is 4 iff
+ * its bit 2 is set: the first 32 counts at once, then the last two */
+#if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
+#include <emmintrin.h>
+static inline int mjsim_any_four(const uint8_t* hand) {
+    __m128i x = _mm_or_si128(_mm_loadu_si128((const __m128i*)hand),
+                             _mm_loadu_si128((const __m128i*)(hand + 16)));
+    /* bit 2 of each byte to its bit 7 (the shift stays inside a byte for those bits) */
+    return _mm_movemask_epi8(_mm_slli_epi64(x, 5)) != 0 || ((hand[32] | hand[33]) & 4) != 0;
 }
+#else
+static inline int mjsim_any_four(const uint8_t* hand) {
+    uint64_t w[4];
+    memcpy(w, hand, 32);
+    return ((w[0] | w[1] | w[2] | w[3]) & 0x0404040404040404ULL) != 0 || ((hand[32] | hand[33]) & 4) != 0;
+}
+#endif
 
 static inline void mjsim_seat_fail(const char* what, int seat) {
     fprintf(stderr, "mjsim: seat %d's cached state is stale (%s): a hand change bypassed "

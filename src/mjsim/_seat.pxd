@@ -1,5 +1,5 @@
-# The hand loop's incremental per-seat state (issue 8): the SeatState fields gidx, gsum,
-# gfacts, held, n_held, odd and win_filter, kept in step with hand[] by the functions here,
+# The hand loop's incremental per-seat state (issue 8): the SeatState fields gidx, gfacts,
+# held, n_held, odd and win_filter, kept in step with hand[] by the functions here,
 # so that a win check or a random discard reads a few words instead of rescanning 34 counts.
 #
 # Every change the loop makes to a seat's concealed hand goes through seat_change (or
@@ -23,12 +23,11 @@ cdef extern from "_seat.h":
     const uint8_t mjsim_chow_window[9]
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
-    uint32_t mjsim_load_le32(const uint8_t* p) noexcept nogil
     void mjsim_seat_fail(const char* what, int seat) noexcept nogil
+    bint mjsim_any_four(const uint8_t* hand) noexcept nogil
 
-# gfacts: bit FACT_* + group, for the groups 0..2 (suits) and 3 (honors).  The first four
-# facts are "byte i of the group's need row is zero" (the lan byte compared with the group's
-# tile count), found for the four bytes at once.
+# gfacts: bit FACT_* + group, for the groups 0..2 (suits) and 3 (honors), from the
+# tables' facts byte of each group's entry (_tables.pxd).
 cdef enum:
     FACT_MELDS = 0          # the group's tiles are exactly melds (need column 0 is 0)
     FACT_PAIR = 8           # exactly melds and one pair (column 1)
@@ -36,22 +35,21 @@ cdef enum:
     FACT_LAN = 24           # 十三爛-compatible: the largest such subset is the whole group
     FACT_NONEMPTY = 4
     GROUP_FACTS = 0x01010111    # every fact of group 0
+    # times a facts byte (bits 0..4), then masked with GROUP_FACTS: its bits moved to
+    # FACT_MELDS .. FACT_LAN and FACT_NONEMPTY (the four shifted copies do not overlap)
+    SPREAD_FACTS = 0x204081
 
 
-cdef inline uint32_t group_facts(const Tables* T, int g, int32_t idx, int n) noexcept nogil:
-    """The facts of group g with table index idx and n tiles, shifted to group g's bits."""
-    cdef const uint8_t* e = (T.suit.need if g < 3 else T.honor.need) + <size_t>idx * 4
-    cdef uint32_t w = mjsim_load_le32(e) ^ (<uint32_t>n << 24)
-    # 0x80 in each zero byte of w, exactly (no borrow between bytes)
-    cdef uint32_t z = ~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w | 0x7F7F7F7Fu)
-    return ((z >> 7) | (<uint32_t>(n > 0) << FACT_NONEMPTY)) << g
+cdef inline uint32_t group_facts(const Tables* T, int g, int32_t idx) noexcept nogil:
+    """The facts of group g with table index idx, shifted to group g's bits."""
+    return ((<uint32_t>T.group_facts[g][idx] * SPREAD_FACTS) & GROUP_FACTS) << g
 
 
 cdef inline void _seat_facts(const Tables* T, SeatState* p) noexcept nogil:
     cdef int g
     p.gfacts = 0
     for g in range(4):
-        p.gfacts |= group_facts(T, g, p.gidx[g], p.gsum[g])
+        p.gfacts |= group_facts(T, g, p.gidx[g])
     p.filter_ok = 0
 
 
@@ -67,22 +65,17 @@ cdef inline void seat_deal(const Tables* T, SeatState* p, const uint8_t* tiles,
         p.odd ^= bit
         p.hand[t] += 1
         p.gidx[mjsim_kind_group[t]] += mjsim_kind_step[t]
-        p.gsum[mjsim_kind_group[t]] += 1
     p.n_held = mjsim_pop64(p.held)
     _seat_facts(T, p)
 
 
 cdef inline void seat_rebuild(const Tables* T, SeatState* p) noexcept nogil:
     """Recompute the whole cache from hand[]."""
-    cdef int g, k, n
+    cdef int g, k
     p.held = 0
     p.odd = 0
     for g in range(4):
         p.gidx[g] = suit_index(p.hand + 9 * g) if g < 3 else honor_index(p.hand + 27)
-        n = 0
-        for k in range(9 * g, 9 * g + 9 if g < 3 else 34):
-            n += p.hand[k]
-        p.gsum[g] = n
     for k in range(34):
         p.held |= (<uint64_t>(p.hand[k] > 0)) << k
         p.odd |= (<uint64_t>(p.hand[k] & 1)) << k
@@ -98,13 +91,11 @@ cdef inline void seat_change(const Tables* T, SeatState* p, int k, int d) noexce
     cdef int old = p.hand[k]
     cdef int c = old + d
     cdef int32_t idx = p.gidx[g] + d * mjsim_kind_step[k]
-    cdef int n = p.gsum[g] + d
     cdef uint64_t bit = (<uint64_t>1) << k
-    cdef uint32_t f = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(T, g, idx, n)
+    cdef uint32_t f = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(T, g, idx)
     cdef uint64_t held = (p.held & ~bit) | ((<uint64_t>(c > 0)) << k)
     cdef uint64_t odd = p.odd ^ ((<uint64_t>(d & 1)) << k)
     p.gidx[g] = idx
-    p.gsum[g] = n
     p.gfacts = f
     p.held = held
     p.n_held += (c > 0) - (old > 0)
@@ -212,7 +203,7 @@ cdef inline void seat_verify(const Tables* T, const SeatState* p, int seat) noex
     if q.held != p.held or q.odd != p.odd or q.gfacts != p.gfacts or q.n_held != p.n_held:
         mjsim_seat_fail("masks", seat)
     for g in range(4):
-        if q.gidx[g] != p.gidx[g] or q.gsum[g] != p.gsum[g]:
+        if q.gidx[g] != p.gidx[g]:
             mjsim_seat_fail("group index", seat)
     if p.filter_ok and p.win_filter != _win_filter(&q):
         mjsim_seat_fail("win filter", seat)
@@ -268,7 +259,7 @@ cdef inline bint seat_complete_with(const HandState* st, int s, int t) noexcept 
     _ensure_filter(p)
     if p.win_filter & bit:
         f = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(
-            st.tables, g, p.gidx[g] + mjsim_kind_step[t], p.gsum[g] + 1)
+            st.tables, g, p.gidx[g] + mjsim_kind_step[t])
         ok = _complete_facts(st, p, f, p.odd ^ bit)
     if MJSIM_CHECK_SEATS:
         h = p.hand
@@ -286,23 +277,25 @@ cdef inline bint seat_complete_wilds(const HandState* st, int s) noexcept nogil:
     cdef const Tables* T = st.tables
     cdef const uint8_t* rows[3]
     cdef int a = st.wild_a, b = st.wild_b, ca = p.hand[a], cb = p.hand[b], j = ca + cb
-    cdef int g, gw = mjsim_kind_group[a], n_nat = 0, singles, pairs, missing
+    cdef int g, k, gw = mjsim_kind_group[a], n_nat, singles, pairs, missing
+    # the wild suit's index without its wilds (index 0: no tile of the group)
+    cdef int32_t natural_w = p.gidx[gw] - ca * mjsim_kind_step[a] - cb * mjsim_kind_step[b]
     cdef uint32_t suits = <uint32_t>p.mi.suit_mask
     cdef bint ok = False
     for g in range(3):
         rows[g] = T.suit.need + <size_t>p.gidx[g] * 4
-        n_nat += p.gsum[g]
-        if p.gsum[g] > (j if g == gw else 0):
+        if (natural_w if g == gw else p.gidx[g]) != 0:
             suits |= 1u << g
-    rows[gw] = T.suit.need + <size_t>(p.gidx[gw] - ca * mjsim_kind_step[a]
-                                      - cb * mjsim_kind_step[b]) * 4
-    n_nat -= j
+    rows[gw] = T.suit.need + <size_t>natural_w * 4
     if (suits == 1 or suits == 2 or suits == 4) and need_of_rows(rows, 3, 1) <= j:
         ok = True
     elif need_of_rows(rows, 3, 2 if st.cfg.ev.pair_258 else 1) <= j:
         ok = True
     elif p.mi.n == 0:
         # seven pairs: _eval._pairs_distance of the naturals
+        n_nat = -j
+        for k in range(27):
+            n_nat += p.hand[k]
         singles = mjsim_pop64(p.odd & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b)))
         pairs = (n_nat - singles) >> 1
         missing = 7 - pairs if pairs < 7 else 0

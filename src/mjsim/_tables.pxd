@@ -29,16 +29,23 @@ ctypedef struct MaskEntry:
     uint16_t unn[15]
     uint32_t form
 
+#
+# facts[idx]: the hand loop's per-group facts (_seat.pxd), one byte per entry: bit 0
+# need[0] == 0 (the tiles are exactly melds), bit 1 need[1] == 0 (melds and a pair), bit 2
+# need[2] == 0 (melds and a 2/5/8 pair), bit 3 need[3] equals the tile count (十三爛-
+# compatible as a whole), bit 4 the group holds a tile.
 ctypedef struct GroupTable:
     uint8_t* dist
     uint8_t* need
     int32_t size
     int32_t* rank
     MaskEntry* masks
+    uint8_t* facts
 
 ctypedef struct Tables:
     GroupTable suit
     GroupTable honor
+    const uint8_t* group_facts[4]   # facts of groups 0..3: the suit table thrice, then honors
 
 cdef const Tables* tables() noexcept nogil
 

@@ -183,7 +183,8 @@ cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
     t.size = size
     t.dist = <uint8_t*>calloc(<size_t>size * DIST_STRIDE, 1)
     t.need = <uint8_t*>calloc(<size_t>size * 4, 1)
-    if t.dist == NULL or t.need == NULL:
+    t.facts = <uint8_t*>calloc(<size_t>size, 1)
+    if t.dist == NULL or t.need == NULL or t.facts == NULL:
         raise MemoryError("mjsim: cannot allocate lookup tables")
     for mask in range(512):
         lan_by_mask[mask] = _lan_of_mask(mask)
@@ -240,6 +241,8 @@ cdef int _build_group(GroupTable* t, const GroupSpec* g, bint suit) except -1:
                     mask |= 1 << i
                     n_present += 1
             e[3] = lan_by_mask[mask] if suit else n_present
+            t.facts[idx] = ((e[0] == 0) | ((e[1] == 0) << 1) | ((e[2] == 0) << 2)
+                            | ((e[3] == total) << 3) | ((total > 0) << 4))
     _build_masks(t, g, suit, lan_by_mask)
     return 0
 
@@ -353,8 +356,15 @@ cdef uint64_t _checksum(const uint8_t* p, size_t n) noexcept nogil:
 
 
 def _group_sizes(size, n_masks):
-    """Byte lengths of one group's arrays (dist, need, rank, masks), in file order."""
-    return [size * DIST_STRIDE, size * 4, size * sizeof(int32_t), n_masks * sizeof(MaskEntry)]
+    """Byte lengths of one group's arrays (dist, need, rank, masks, facts), in file order."""
+    return [size * DIST_STRIDE, size * 4, size * sizeof(int32_t), n_masks * sizeof(MaskEntry), size]
+
+
+cdef void _point_group_facts() noexcept nogil:
+    cdef int g
+    for g in range(3):
+        _TABLES.group_facts[g] = _TABLES.suit.facts
+    _TABLES.group_facts[3] = _TABLES.honor.facts
 
 
 cdef list _arrays():
@@ -364,9 +374,20 @@ cdef list _arrays():
     cdef int i
     for i in range(2):
         t = &_TABLES.suit if i == 0 else &_TABLES.honor
-        addrs = [<size_t>t.dist, <size_t>t.need, <size_t>t.rank, <size_t>t.masks]
+        addrs = [<size_t>t.dist, <size_t>t.need, <size_t>t.rank, <size_t>t.masks, <size_t>t.facts]
         out += zip(addrs, _group_sizes(t.size, _n_masks(t)))
     return out
+
+
+def entry_facts(bint suit, counts):
+    """Test shim: (facts byte, need row) of the suit (9 counts) or honor (7 counts) entry."""
+    cdef const GroupTable* t = &_TABLES.suit if suit else &_TABLES.honor
+    cdef int32_t idx = 0, i
+    if len(counts) != (9 if suit else 7) or not all(0 <= c <= 4 for c in counts):
+        raise ValueError("a suit entry has 9 counts, an honor entry 7, each 0..4")
+    for i in range(len(counts) - 1, -1, -1):
+        idx = 5 * idx + counts[i]
+    return t.facts[idx], tuple(t.need[<size_t>idx * 4 + i] for i in range(4))
 
 
 def tables_checksum():
@@ -385,6 +406,7 @@ def _build():
     _build_group(&_TABLES.suit, &spec, True)
     spec = _honor_spec()
     _build_group(&_TABLES.honor, &spec, False)
+    _point_group_facts()
 
 
 # ---------------------------------------------------------------- the per-machine cache
@@ -395,7 +417,7 @@ def _build():
 # the other build flavour) never reads tables made by another one.
 
 _MAGIC = b"MJSIMTBL"
-_FORMAT = 2
+_FORMAT = 3
 # magic, format, pad, build key, checksum, then per group (suits, honors): entries, mask entries
 _HEADER = struct.Struct("<8sII32sQQQQQ")
 _ALIGN = 64
@@ -516,16 +538,18 @@ def _load(path):
     for i, size in ((0, suit_size), (1, honor_size)):
         t = &_TABLES.suit if i == 0 else &_TABLES.honor
         t.size = size
-        t.dist = <uint8_t*>(base + <size_t>offsets[4 * i])
-        t.need = <uint8_t*>(base + <size_t>offsets[4 * i + 1])
-        t.rank = <int32_t*>(base + <size_t>offsets[4 * i + 2])
-        t.masks = <MaskEntry*>(base + <size_t>offsets[4 * i + 3])
+        t.dist = <uint8_t*>(base + <size_t>offsets[5 * i])
+        t.need = <uint8_t*>(base + <size_t>offsets[5 * i + 1])
+        t.rank = <int32_t*>(base + <size_t>offsets[5 * i + 2])
+        t.masks = <MaskEntry*>(base + <size_t>offsets[5 * i + 3])
+        t.facts = <uint8_t*>(base + <size_t>offsets[5 * i + 4])
     if tables_checksum() != want:
         _TABLES.suit = saved_suit
         _TABLES.honor = saved_honor
         del view
         mm.close()
         return False
+    _point_group_facts()
     _MAP = mm
     try:
         os.utime(path)      # most recently used: _prune keeps it
