@@ -1201,8 +1201,8 @@ cdef class NativeGame:
         followed by "|": sorted, the four opening hands, the four concealed hands, the four
         pools and the tiles left in the wall; the 補章 tiles set aside in the order taken;
         then the melds of seat 0, 1, 2, 3 (each sorted; `meld_kinds` has their MELD_* per
-        seat).  Building them here costs a few hundred instructions, in Python tens of
-        thousands per hand."""
+        seat).  Written here they cost a few thousand instructions per hand; formatting the
+        lists in Python cost tens of thousands."""
         cdef HandState st
         cdef Session session
         cdef Event events[MAX_EVENTS]
