@@ -168,3 +168,10 @@ def test_record_text_is_format_tiles():
             assert format_tiles(parse_tiles(rec.set_aside), sort=False) == rec.set_aside
             seen.update(k for k in ("melds", "set_aside", "wall") if getattr(rec, k) and any(getattr(rec, k)))
     assert seen == {"melds", "set_aside", "wall"}     # every kind of list was exercised
+
+
+def test_memo_converts_past_its_limit():
+    memo = game._Memo(lambda raw: ("converted", raw))
+    memo.LIMIT = 3
+    assert [memo[i] for i in (5, 6, 5, 7, 8, 9, 8)] == [("converted", i) for i in (5, 6, 5, 7, 8, 9, 8)]
+    assert sorted(memo) == [5, 6, 7]
