@@ -5,9 +5,13 @@
     python bench/bench_instructions.py --hands 1000 --games anhua
 
 Each case runs in a fresh Python under ``valgrind --tool=callgrind`` twice, playing N and
-then 2N hands (seed 0, hands 0.., session_hands 1); instructions per hand is the
-difference of the two totals divided by N, so interpreter start-up, imports and the table
-build cancel.  Instruction counts do not depend on the machine's load, unlike timings.
+then 2N hands (seed 0, hands 0.., session_hands 1), with callgrind collecting only inside
+the native batch call (``NativeGame.simulate``: the hand loop and the per-hand result
+rows); instructions per hand is the difference of the two totals divided by N, so the
+call's own set-up cancels too.  Counting only there matters: the interpreter's start-up,
+imports and table load vary by up to ~1.5 M instructions from run to run on a loaded
+machine, which at N = 300 would move the per-hand figure by thousands.  Instruction counts
+do not depend on the machine's load, unlike timings.
 Measure a release build (``python setup.py build_ext --inplace``, no MJSIM_DEBUG): the
 script refuses a debug build.  Nothing is written outside a temporary directory.
 """
@@ -43,10 +47,15 @@ def debug_build() -> bool:
     return bool(flags) and flags[-1] == b"-O0"
 
 
+# Cython's C name of NativeGame.simulate's body (the pw_ wrapper calls it; matching the
+# wrapper too would toggle collection off again inside it)
+NATIVE_CALL = "__pyx_pf_5mjsim_5_game_*NativeGame_*simulate"
+
+
 def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
     out = workdir / "callgrind.out"
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", CHILD,
-           game, player, str(hands)]
+    cmd = ["valgrind", "--tool=callgrind", f"--toggle-collect={NATIVE_CALL}", f"--callgrind-out-file={out}",
+           sys.executable, "-c", CHILD, game, player, str(hands)]
     # OpenBLAS's idle worker threads spin for a varying number of instructions (millions per
     # run, several thousand per hand at N = 1,000), and string hashing varies the
     # interpreter's own work: one thread and a fixed hash seed make the counts repeat
@@ -57,8 +66,8 @@ def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
         raise SystemExit(f"callgrind run failed for {game} 4x {player} ({hands} hands):\n{tail}")
     text = out.read_text(errors="replace")
     m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
-    if not m:
-        raise SystemExit(f"no instruction total in {out}")
+    if not m or int(m.group(1)) == 0:
+        raise SystemExit(f"no instructions counted inside {NATIVE_CALL} in {out}")
     out.unlink()
     return int(m.group(1))
 
@@ -91,11 +100,12 @@ def main(argv: list[str] | None = None) -> int:
                 one = instructions(g, p, n, Path(tmp))
                 two = instructions(g, p, 2 * n, Path(tmp))
                 rows.append((g, p, (two - one) / n, one - (two - one)))
-                print(f"  {g:<7} 4x {p:<16} {rows[-1][2] / 1e6:8.3f} M instructions per hand", file=sys.stderr)
-    print(f"instructions per hand (callgrind, ({2 * n} hands - {n} hands) / {n}, seed 0, session_hands 1)")
-    print(f"{'game':<8} {'players':<20} {'M instr/hand':>12} {'start-up (M)':>13}")
+                print(f"  {g:<7} 4x {p:<16} {rows[-1][2] / 1e3:8.1f} k instructions per hand", file=sys.stderr)
+    print(f"instructions per hand inside the native loop (callgrind, ({2 * n} hands - {n} hands) / {n}, "
+          f"seed 0, session_hands 1)")
+    print(f"{'game':<8} {'players':<20} {'k instr/hand':>12} {'per call (k)':>13}")
     for g, p, per_hand, start in rows:
-        print(f"{g:<8} 4x {p:<17} {per_hand / 1e6:>12.3f} {start / 1e6:>13.0f}")
+        print(f"{g:<8} 4x {p:<17} {per_hand / 1e3:>12.1f} {start / 1e3:>13.0f}")
     return 0
 
 

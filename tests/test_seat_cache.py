@@ -131,3 +131,16 @@ def test_the_tables_facts_byte_states_each_groups_facts():
             assert bool(facts & 8) == (distinct and gaps_ok)
         else:
             assert bool(facts & 8) == all(c <= 1 for c in counts)
+
+
+def test_the_random_discards_select_agrees_with_the_plain_loops():
+    # the select behind random's discard: pdep where the CPU has a fast one (chosen at run
+    # time), else the count-down loop; both against clearing the lowest bits one by one
+    rng = random.Random(5)
+    for _ in range(5000):
+        x = rng.getrandbits(34) | (1 << rng.randrange(34))
+        j = rng.randrange(bin(x).count("1"))
+        fast, loop, plain = _game._probe_select(x, j)
+        assert fast == loop == plain == [k for k in range(34) if x >> k & 1][j]
+    with pytest.raises(ValueError):
+        _game._probe_select(0b1011, 3)

@@ -64,7 +64,9 @@ from mjsim._tables cimport tables
 from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
                           seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
                           seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS,
-                          mjsim_chow_window, mjsim_kind_group, mjsim_any_four)
+                          mjsim_chow_window, mjsim_kind_group, mjsim_any_four,
+                          seat_refresh_filter, seat_may_win_current, mjsim_select64,
+                          mjsim_select64_n, mjsim_select64_loop, MJSIM_PDEP_DISPATCH)
 
 cnp.import_array()
 
@@ -458,7 +460,7 @@ cdef int builtin_call(HandState* st, int s, int player, int tile, const Call* ca
     return greedy_call(st, s, player, tile, calls, n)
 
 
-cdef int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+cdef inline int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
     if n == 0:
         return -1
     if st.cfg.players[s] == PLAYER_PYTHON:
@@ -514,6 +516,7 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     memcpy(st.opening, dealt, sizeof(dealt))
     for s in range(4):
         seat_deal(st.tables, &st.seat[s], dealt[s], 14 if s == dealer else 13)
+        seat_refresh_filter(&st.seat[s])
     if cfg.game == _eval.GAME_ANHUA:
         # RULES §3.1: the next live tile is turned up and set aside (never drawn)
         st.indicator = draw_live(&st.wall)
@@ -551,6 +554,7 @@ cdef inline void discard_tile(HandState* st, int s, int t, int buzhang) noexcept
     # 漏胡 ends with the seat's own discard
     p.ron_locked = 0
     p.lock_kinds = 0
+    seat_refresh_filter(p)          # the turn ends: may_be_claimed reads it from now on
     log_event(st, EV_DISCARD, s, t, buzhang, 0)
 
 
@@ -587,7 +591,7 @@ cdef inline int may_be_claimed(HandState* st, int discarder, int t) noexcept nog
     cdef int nx = (discarder + 1) & 3, op = (discarder + 2) & 3, pv = (discarder + 3) & 3
     cdef Call calls[8]
     # the win filters first: resolve_discard_wins would read them anyway
-    if seat_may_win(st, nx, t) or seat_may_win(st, op, t) or seat_may_win(st, pv, t):
+    if seat_may_win_current(st, nx, t) or seat_may_win_current(st, op, t) or seat_may_win_current(st, pv, t):
         return MAYBE_WON
     if st.seat[nx].hand[t] >= 2 or st.seat[op].hand[t] >= 2 or st.seat[pv].hand[t] >= 2:
         return MAYBE_CALLED
@@ -1513,6 +1517,18 @@ def _probe_stale_seat():
     st.seat[0].hand[12] -= 1
     st.seat[0].hand[13] += 1
     return bool(seat_may_win(&st, 0, 12) and seat_complete_with(&st, 0, 12))
+
+
+PDEP_DISPATCH = bool(MJSIM_PDEP_DISPATCH)   # the random discard's select may use pdep
+
+
+def _probe_select(uint64_t x, int j):
+    """Test shim: the j-th set bit of x by the select the loop uses (pdep where chosen at
+    run time), by the plain count-down loop and by clearing bits one by one."""
+    cdef int n = bin(x).count("1")
+    if not 0 <= j < n:
+        raise ValueError("j must index a set bit of x")
+    return mjsim_select64_n(x, n, j), mjsim_select64_loop(x, n, j), mjsim_select64(x, j)
 
 
 def _probe_seat_cache(changes, bint honor_chow=True):

@@ -53,13 +53,36 @@ static inline int mjsim_select64(uint64_t x, int j) {
 
 /* mjsim_select64 for an x with exactly n bits set: a j in the upper half is counted down
  * from the highest bit, so at most n/2 bits are cleared either way */
-static inline int mjsim_select64_n(uint64_t x, int n, int j) {
+static inline int mjsim_select64_loop(uint64_t x, int n, int j) {
     if (2 * j < n)
         return mjsim_select64(x, j);
     for (j = n - 1 - j; j > 0; j--)
         x ^= (uint64_t)1 << mjsim_msb64(x);
     return mjsim_msb64(x);
 }
+
+/* The random player's discard is a select per turn; BMI2's pdep deposits bit j onto x's
+ * j-th set bit in one instruction.  The portable build has no BMI2, so a copy compiled
+ * for it is chosen at run time (as _masks.h does for popcnt), except on AMD family 17h
+ * (Zen 1 and 2), whose pdep is microcoded and slower than the loop. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__BMI2__) && !defined(MJSIM_NO_SIMD)
+#define MJSIM_PDEP_DISPATCH 1
+__attribute__((target("bmi,bmi2"), noinline))
+static int mjsim_select64_pdep(uint64_t x, int j) {
+    return (int)__builtin_ctzll(__builtin_ia32_pdep_di((uint64_t)1 << j, x));
+}
+
+static inline int mjsim_select64_n(uint64_t x, int n, int j) {
+    if (__builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h"))
+        return mjsim_select64_pdep(x, j);
+    return mjsim_select64_loop(x, n, j);
+}
+#else
+#define MJSIM_PDEP_DISPATCH 0
+static inline int mjsim_select64_n(uint64_t x, int n, int j) {
+    return mjsim_select64_loop(x, n, j);
+}
+#endif
 
 /* does some kind of a 34-count hand have 4 copies?  Counts are 0..4, so a count is 4 iff
  * its bit 2 is set: the first 32 counts at once, then the last two */

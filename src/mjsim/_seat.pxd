@@ -23,6 +23,8 @@ cdef extern from "_seat.h":
     const uint8_t mjsim_chow_window[9]
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
+    int mjsim_select64_loop(uint64_t x, int n, int j) noexcept nogil
+    enum: MJSIM_PDEP_DISPATCH
     void mjsim_seat_fail(const char* what, int seat) noexcept nogil
     bint mjsim_any_four(const uint8_t* hand) noexcept nogil
 
@@ -93,12 +95,21 @@ cdef inline void seat_change(const Tables* T, SeatState* p, int k, int d) noexce
     cdef int32_t idx = p.gidx[g] + d * mjsim_kind_step[k]
     cdef uint64_t bit = (<uint64_t>1) << k
     cdef uint32_t f = (p.gfacts & ~(<uint32_t>GROUP_FACTS << g)) | group_facts(T, g, idx)
-    cdef uint64_t held = (p.held & ~bit) | ((<uint64_t>(c > 0)) << k)
+    cdef uint64_t held = p.held
+    cdef int n_held = p.n_held
     cdef uint64_t odd = p.odd ^ ((<uint64_t>(d & 1)) << k)
+    # counts stay in 0..4, so a tile added (d > 0) may only make the kind held, one taken
+    # may only make it absent: with d a constant at the call, one of the two folds away
+    if d > 0 and old == 0:
+        held |= bit
+        n_held += 1
+    elif d < 0 and c == 0:
+        held &= ~bit
+        n_held -= 1
     p.gidx[g] = idx
     p.gfacts = f
     p.held = held
-    p.n_held += (c > 0) - (old > 0)
+    p.n_held = n_held
     p.odd = odd
     p.filter_ok = 0
     p.hand[k] = c
@@ -225,6 +236,31 @@ cdef inline void _ensure_filter(SeatState* p) noexcept nogil:
     if not p.filter_ok:
         p.win_filter = _win_filter(p)
         p.filter_ok = 1
+
+
+cdef inline void seat_refresh_filter(SeatState* p) noexcept nogil:
+    """Compute the win filter now: at the end of a seat's turn (its discard) and after the
+    deal.  A seat's hand changes only in its own turn, which ends with a discard (or the
+    hand), so when a seat discards, every other seat's filter is current: may_be_claimed
+    reads them with seat_may_win_current, without a check per seat."""
+    _ensure_filter(p)
+
+
+cdef inline bint seat_may_win_current(const HandState* st, int s, int t) noexcept nogil:
+    """seat_may_win for a seat whose filter is current (refreshed since its last change; a
+    debug build checks it)."""
+    cdef const SeatState* p = &st.seat[s]
+    cdef uint8_t h[34]
+    if MJSIM_CHECK_SEATS:
+        seat_verify(st.tables, p, s)
+        if not p.filter_ok:
+            mjsim_seat_fail("win filter not refreshed", s)
+        if not (p.win_filter >> t) & 1:
+            h = p.hand
+            h[t] += 1
+            if _eval.is_complete(&st.cfg.ev, h, &p.mi, -1):
+                mjsim_seat_fail("win filter excludes a win", s)
+    return (p.win_filter >> t) & 1
 
 
 cdef inline bint seat_may_win(const HandState* st, int s, int t) noexcept nogil:
