@@ -1,0 +1,194 @@
+# Included by _game.pyx (one module with the hand loop): the bridge to Python players.
+#
+# A seat whose player is a Python object (mjsim.players.Player) is asked each decision
+# through the GIL.  The object sees a TableView of the live hand; `view.builtin(name)`
+# answers the pending question exactly as the native player `name` would (same RNG use),
+# so a Python wrapper of a built-in plays the identical hand.  An exception inside the
+# player stops the hand and is re-raised by NativeGame.
+
+cdef enum:
+    ASK_TURN = 0
+    ASK_CALL = 1
+    ASK_WIN = 2
+
+
+cdef class TableView:
+    """What seat `seat` may look at while deciding; valid only during the call."""
+    cdef HandState* st
+    cdef readonly int seat
+    cdef int ask, tile, n, win_kind
+    cdef const int* kinds
+    cdef const int* types
+    cdef const Call* calls
+    cdef bint valid
+
+    cdef void _check(self) except *:
+        if not self.valid:
+            raise RuntimeError("a TableView is only valid during the decision it was given for")
+
+    @property
+    def dealer(self):
+        self._check()
+        return self.st.dealer
+
+    @property
+    def hand(self):
+        """This seat's concealed tiles as 34 counts."""
+        self._check()
+        return [self.st.seat[self.seat].hand[k] for k in range(34)]
+
+    @property
+    def seen(self):
+        """Copies of each kind visible to everyone (discards and exposed melds)."""
+        self._check()
+        return [self.st.seen[k] for k in range(34)]
+
+    @property
+    def melds(self):
+        """Per seat, the declared melds as (kind, [tiles]); concealed kongs included."""
+        self._check()
+        cdef int q, i, k
+        return [[(MELD_NAMES[self.st.seat[q].melds[i].kind],
+                  [self.st.seat[q].melds[i].tiles[k] for k in range(self.st.seat[q].melds[i].n)])
+                 for i in range(self.st.seat[q].n_melds)] for q in range(4)]
+
+    @property
+    def discards(self):
+        self._check()
+        cdef int q, i
+        return [[self.st.seat[q].discards[i] for i in range(self.st.seat[q].n_discards)] for q in range(4)]
+
+    @property
+    def wall_left(self):
+        self._check()
+        return live_left(&self.st.wall)
+
+    @property
+    def drawn(self):
+        """On a turn: the tile just drawn (None after a claim or on the dealer's first turn).
+        A locked hand (Anhua) must discard it unless it kongs."""
+        self._check()
+        return None if self.ask != ASK_TURN or self.tile < 0 else self.tile
+
+    @property
+    def wild_indicator(self):
+        """Anhua: the turned-up tile's kind (None under Wanzai)."""
+        self._check()
+        return None if self.st.indicator < 0 else self.st.indicator
+
+    @property
+    def wilds(self):
+        """Anhua: the two wild kinds (indicator kind, next rank); () under Wanzai."""
+        self._check()
+        return () if self.st.wild_a < 0 else (self.st.wild_a, self.st.wild_b)
+
+    @property
+    def locked(self):
+        """Per seat: is its hand locked after a 補章 (Anhua)?"""
+        self._check()
+        return [bool(self.st.seat[q].locked) for q in range(4)]
+
+    @property
+    def scores(self):
+        """Net score of each seat so far in this hand (kong payments)."""
+        self._check()
+        return [self.st.deltas[q] for q in range(4)]
+
+    def shanten(self):
+        """Shanten of this seat's concealed hand over every hand form (wilds as wilds)."""
+        self._check()
+        return hand_shanten(self.st, self.st.seat[self.seat].hand, &self.st.seat[self.seat].mi)
+
+    def builtin(self, str name):
+        """The answer the built-in player `name` gives to the pending question."""
+        self._check()
+        if name not in PLAYERS:
+            raise ValueError(f"view.builtin: unknown built-in player {name!r} (built-ins: {', '.join(PLAYERS)})")
+        cdef int code = PLAYERS.index(name)
+        cdef int t = -1, action
+        if self.ask == ASK_WIN:
+            return bool(builtin_takes_win(self.st, self.seat, code, self.win_kind))
+        if self.ask == ASK_CALL:
+            action = builtin_call(self.st, self.seat, code, self.tile, self.calls, self.n)
+            return None if action < 0 else action
+        action = builtin_turn(self.st, self.seat, code, self.n, self.kinds, self.types, self.tile, &t)
+        return (TURN_NAMES[action], t)
+
+
+TURN_NAMES = ("discard", "concealed_kong", "added_kong")
+CALL_NAMES = ("pung", "kong", "chow")
+
+
+cdef TableView _view(HandState* st, int s, int ask):
+    cdef TableView v = TableView.__new__(TableView)
+    v.st = st
+    v.seat = s
+    v.ask = ask
+    v.valid = True
+    return v
+
+
+cdef object _player(HandState* st, int s):
+    return (<object>st.cfg.py_context)[0][s]
+
+
+cdef void _fail(HandState* st, exc) noexcept:
+    (<object>st.cfg.py_context)[1].append(exc)
+    st.aborted = 1
+
+
+cdef int python_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                     int drawn, int* tile) noexcept nogil:
+    cdef int i, k
+    with gil:
+        view = _view(st, s, ASK_TURN)
+        view.n, view.kinds, view.types, view.tile = n_kongs, kinds, types, drawn
+        options = [(TURN_NAMES[types[i]], kinds[i]) for i in range(n_kongs)]
+        if st.seat[s].locked:
+            options.append(("discard", drawn))   # a locked hand discards what it drew
+        else:
+            options += [("discard", k) for k in range(34) if st.seat[s].hand[k]]
+        try:
+            choice = tuple(_player(st, s).turn(view, options))
+            if choice not in options:
+                raise ValueError(f"seat {s}: turn() returned {choice!r}, not one of {options}")
+        except BaseException as e:
+            _fail(st, e)
+            choice = options[len(options) - 1]   # (wraparound is off in this module)
+        finally:
+            view.valid = False
+        tile[0] = choice[1]
+        return TURN_NAMES.index(choice[0])
+
+
+cdef int python_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+    cdef int i
+    with gil:
+        view = _view(st, s, ASK_CALL)
+        view.tile, view.calls, view.n = tile, calls, n
+        options = [(CALL_NAMES[calls[i].type],) + ((calls[i].a, calls[i].b) if calls[i].type == CALL_CHOW else ())
+                   for i in range(n)]
+        try:
+            pick = _player(st, s).claim(view, tile, options)
+            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < n):
+                raise ValueError(f"seat {s}: claim() returned {pick!r}; expected None or an index 0..{n - 1}")
+        except BaseException as e:
+            _fail(st, e)
+            pick = None
+        finally:
+            view.valid = False
+        return -1 if pick is None else pick
+
+
+cdef bint python_takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
+    with gil:
+        view = _view(st, s, ASK_WIN)
+        view.tile, view.win_kind = tile, kind
+        try:
+            take = bool(_player(st, s).win(view, None if tile < 0 else tile, WIN_KIND_NAMES[kind]))
+        except BaseException as e:
+            _fail(st, e)
+            take = False
+        finally:
+            view.valid = False
+        return take
