@@ -128,6 +128,10 @@ cdef inline int seat_held_kind(const SeatState* p, int j) noexcept nogil:
     return k
 
 
+cdef enum:
+    RUN_WINDOWS = 0xFF88CC88    # the five-bit windows (t-2 .. t+2 held) with a run for t
+
+
 cdef inline bint seat_may_chow(const HandState* st, int s, int t) noexcept nogil:
     """Does seat s hold two other tiles that make a run with t (the chows list_calls would
     offer it, before its locked-hand rule)?  Suits: a run inside t's suit; honors (with
@@ -140,7 +144,9 @@ cdef inline bint seat_may_chow(const HandState* st, int s, int t) noexcept nogil
     if g < 3:
         # bits 0..4: the kinds t-2 .. t+2 held, those outside t's suit cleared
         w = <uint32_t>((p.held << 2) >> t) & mjsim_chow_window[t - 9 * g]
-        return (w & 0x03) == 0x03 or (w & 0x0A) == 0x0A or (w & 0x18) == 0x18
+        # a run: t-2 and t-1 (bits 0, 1), t-1 and t+1 (1, 3) or t+1 and t+2 (3, 4) held;
+        # bit w of RUN_WINDOWS says whether window w holds one of the three
+        return (RUN_WINDOWS >> w) & 1
     if not st.cfg.honor_chow:
         return False
     if t <= 30:
