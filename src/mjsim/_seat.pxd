@@ -19,7 +19,7 @@ cdef extern from "_seat.h":
     const uint8_t mjsim_kind_group[34]
     const int32_t mjsim_kind_step[34]
     const uint64_t mjsim_group_kinds[4]
-    const uint64_t mjsim_groups_kinds[16]
+    const uint64_t mjsim_win_kinds[256]
     const uint8_t mjsim_chow_window[9]
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
@@ -187,21 +187,11 @@ cdef inline bint _complete_facts(const HandState* st, const SeatState* p, uint32
 cdef inline uint64_t _win_filter(const SeatState* p) noexcept nogil:
     """The kinds that might complete a 3n+1 hand (a superset, from the facts alone).
     Standard form: one group takes the tile, so every other group must already be melds or
-    melds and a pair, with at most one pair between them; seven pairs: the one odd kind;
-    十三爛: a hand whose every group is 十三爛-compatible (adding a tile never makes a
-    group compatible), any kind it lacks."""
-    cdef uint32_t melds = p.gfacts & 0xF, pair = (p.gfacts >> FACT_PAIR) & 0xF
-    cdef uint32_t neither = 0xF & ~(melds | pair)
-    cdef uint32_t rest = pair & (pair - 1)      # pair without its lowest group
-    cdef uint64_t kinds = 0
-    if neither:
-        if not (neither & (neither - 1)) and not rest:
-            # one group is neither: it must take the tile, and the others hold at most one pair
-            kinds = mjsim_groups_kinds[neither]
-    elif rest and not (rest & (rest - 1)):
-        # two pair groups: a melds group with one more tile is neither (3n + 1), so one of
-        # the pair groups takes it
-        kinds = mjsim_groups_kinds[pair]
+    melds and a pair, with at most one pair between them (_seat.h tables the kinds by the
+    groups' melds and pair facts); seven pairs: the one odd kind; 十三爛: a hand whose
+    every group is 十三爛-compatible (adding a tile never makes a group compatible), any
+    kind it lacks."""
+    cdef uint64_t kinds = mjsim_win_kinds[(p.gfacts & 0xF) | ((p.gfacts >> (FACT_PAIR - 4)) & 0xF0)]
     if p.mi.n == 0:
         if p.odd and not (p.odd & (p.odd - 1)):
             kinds |= p.odd
