@@ -26,3 +26,22 @@ def test_simd_and_plain_c_agree(tmp_path):
     for line in simd.splitlines():
         *_, used, portable = line.split()
         assert used == portable, line
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+def test_seat_helpers_agree_with_their_plain_statement(tmp_path):
+    # the hand loop's any-four test (SSE2) and random's select (pdep where chosen at run
+    # time), in both builds, against the plain statement printed beside each
+    check = Path(__file__).parent / "c" / "seat_check.c"
+    outs = []
+    for flags in ((), ("-DMJSIM_NO_SIMD",)):
+        exe = tmp_path / ("seat" + "".join(flags).replace("-D", "_"))
+        subprocess.run(["cc", "-O2", *flags, "-I", str(SRC), str(check), "-o", str(exe)], check=True)
+        outs.append(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout)
+    assert outs[0] == outs[1]
+    lines = outs[0].splitlines()
+    assert len(lines) == 20000
+    assert {line.split()[1] for line in lines} == {"0", "1"}
+    for line in lines:
+        four, four_plain, kind, kind_plain = line.split()
+        assert (four, kind) == (four_plain, kind_plain), line
