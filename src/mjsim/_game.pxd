@@ -183,9 +183,13 @@ ctypedef struct SeatState:
     uint64_t win_filter             # kinds that might complete the 3n+1 hand ...
     int filter_ok                   # ... when set (cleared by every change)
     int n_held                      # bits in held
+    # A built-in greedy seat's 3n+1 hand's shanten after the discard its turn chose, for
+    # the claim questions before its next turn (_greedy.pyx); valid while n_discarded
+    # equals greedy_shanten_at (set to the count after that discard, so 0 is never valid)
+    int greedy_shanten
+    int greedy_shanten_at
     # 312 bytes in all: gcc turns a seat index into one imul; at 304 (lea, lea, shl) or
     # 320 (lea, shl) every st.seat[s] costs one more instruction, ~1,000 a hand
-    uint8_t spare[8]
 
 ctypedef struct WinRec:
     int winner

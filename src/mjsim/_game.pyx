@@ -1008,14 +1008,28 @@ cdef class NativeGame:
 
     def play(self, unsigned long long seed, unsigned long long hand_index, int dealer,
              bint log, wall=None, int dice=0, fire_hands=(0, 0, 0, 0)):
-        """One hand -> dict of plain Python values (game.py makes it readable)."""
+        """One hand -> dict of plain Python values (game.py makes it readable).
+
+        `tiles` is every tile list of the record in compact notation ("123m45p"), each
+        followed by "|": sorted, the four opening hands, the four concealed hands, the four
+        pools and the tiles left in the wall; the 補章 tiles set aside in the order taken;
+        then the melds of seat 0, 1, 2, 3 (each sorted; `meld_kinds` has their MELD_* per
+        seat).  Written here they cost a few thousand instructions per hand; formatting the
+        lists in Python cost tens of thousands."""
         cdef HandState st
         cdef Session session
         cdef Event events[MAX_EVENTS]
         cdef uint8_t scripted[MAX_WALL]
+        cdef uint8_t lists[MAX_WALL + 4 * 14 + 32]     # and 30 separators
+        cdef char text[2 * (MAX_WALL + 4 * 14 + 32)]
+        cdef const char* digits = b"1234567891234567891234567891234567"
+        cdef const char* suits = b"mmmmmmmmmpppppppppssssssssszzzzzzz"
+        cdef uint8_t counts[13][34]
         cdef const uint8_t* script = NULL
-        cdef int i, s, k
+        cdef Py_ssize_t n = 0, n_text = 0
+        cdef int i, j, s, k, t
         cdef SeatState* p
+        cdef const MeldRec* m
         if wall is not None:
             for i in range(self.cfg.n_tiles):
                 scripted[i] = wall[i]
@@ -1027,16 +1041,72 @@ cdef class NativeGame:
             play_hand(&st, &self.cfg, seed, hand_index, &session, script, dice,
                       events if log else NULL)
         self._raise_player_error()
-        seats = []
+        # every tile of the game is in one place at the end, so beside the opening hands the
+        # lists hold at most MAX_WALL tiles (checked: a broken count must not overrun `lists`)
+        n = st.n_aside
         for s in range(4):
             p = &st.seat[s]
-            seats.append(dict(
-                hand=[p.hand[k] for k in range(34)],
-                melds=[(p.melds[i].kind, [p.melds[i].tiles[k] for k in range(p.melds[i].n)],
-                        p.melds[i].from_seat) for i in range(p.n_melds)],
-                discards=[p.discards[i] for i in range(p.n_discards)],
-                locked=bool(p.locked),
-            ))
+            n += p.n_discards
+            for k in range(34):
+                n += p.hand[k]
+            for i in range(p.n_melds):
+                n += p.melds[i].n
+        for i in range(st.wall.n):
+            n += not st.wall.taken[i]
+        if n > MAX_WALL:
+            raise RuntimeError(f"{n} tiles in the hand's record, more than the game has")
+        n = 0
+        memset(counts, 0, sizeof(counts))
+        for s in range(4):
+            p = &st.seat[s]
+            for i in range(14 if s == st.dealer else 13):
+                counts[s][st.opening[s][i]] += 1
+            memcpy(counts[4 + s], p.hand, 34)
+            for i in range(p.n_discards):
+                counts[8 + s][p.discards[i]] += 1
+        for i in range(st.wall.n):
+            if not st.wall.taken[i]:
+                counts[12][st.wall.tiles[i]] += 1
+        for j in range(13):
+            for k in range(34):
+                if counts[j][k]:
+                    for t in range(counts[j][k]):
+                        lists[n] = k
+                        n += 1
+            lists[n] = 255
+            n += 1
+        memcpy(&lists[n], st.aside, st.n_aside)
+        n += st.n_aside
+        lists[n] = 255
+        n += 1
+        for s in range(4):
+            p = &st.seat[s]
+            for i in range(p.n_melds):
+                m = &p.melds[i]
+                for j in range(m.n):          # insertion sort of at most four tiles
+                    t = m.tiles[j]
+                    k = n + j
+                    while k > n and lists[k - 1] > t:
+                        lists[k] = lists[k - 1]
+                        k -= 1
+                    lists[k] = t
+                n += m.n
+                lists[n] = 255
+                n += 1
+        # tiles.format_tiles' compact notation of every list at once: a digit per tile, its
+        # suit letter where the next tile's suit differs (a list always ends in 255)
+        for i in range(n):
+            k = lists[i]
+            if k == 255:
+                text[n_text] = c'|'
+                n_text += 1
+                continue
+            text[n_text] = digits[k]
+            n_text += 1
+            t = lists[i + 1]
+            if t == 255 or suits[t] != suits[k]:
+                text[n_text] = suits[k]
+                n_text += 1
         return dict(
             dealer=st.dealer, dice=(st.dice[0], st.dice[1]),
             opening=[[st.opening[s][i] for i in range(14 if s == st.dealer else 13)]
@@ -1044,8 +1114,9 @@ cdef class NativeGame:
             fire=[st.fire[s] for s in range(4)],
             events=[(events[i].type, events[i].seat, events[i].tile, events[i].aux,
                      events[i].value) for i in range(st.n_events)],
-            seats=seats,
-            wall=[st.wall.tiles[i] for i in range(st.wall.n) if not st.wall.taken[i]],
+            tiles=text[:n_text].decode("ascii"),
+            meld_kinds=[[st.seat[s].melds[i].kind for i in range(st.seat[s].n_melds)] for s in range(4)],
+            locked=[bool(st.seat[s].locked) for s in range(4)],
             deltas=[st.deltas[s] for s in range(4)],
             claims=[st.claims[s] for s in range(4)],
             payments=[(st.pays[i].payer, st.pays[i].receiver, st.pays[i].amount,
@@ -1060,7 +1131,6 @@ cdef class NativeGame:
             indicator=st.indicator,
             wilds=() if st.wild_a < 0 else (st.wild_a, st.wild_b),
             birds=[st.birds[i] for i in range(st.n_birds)],
-            aside=[st.aside[i] for i in range(st.n_aside)],
             buzhangs=st.buzhangs,
             end=st.end, next_dealer=st.next_dealer, draws=st.draws,
             kongs=[st.kongs[i] for i in range(3)],

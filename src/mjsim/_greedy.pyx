@@ -33,7 +33,7 @@ cdef extern from "_masks.h":
 from mjsim cimport _eval
 from mjsim._eval cimport MeldInfo
 from mjsim._game cimport (HandState, SeatState, Call, CALL_KONG, ACT_DISCARD, ACT_CONCEALED_KONG,
-                          KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED, PLAYER_GREEDY_V1)
+                          KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED, PLAYER_GREEDY_V1, PLAYER_PYTHON)
 from mjsim._hand cimport (available, hand_shanten, is_anhua, is_wild, meld_after_call,
                           meld_after_own_kong, take_call_tiles)
 
@@ -321,6 +321,11 @@ cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* k
         tile[0] = drawn
         return ACT_DISCARD
     tile[0] = best_discard(st, s, p.hand, &p.mi, 99, &before, &sh, NULL)
+    if st.cfg.players[s] != PLAYER_PYTHON:
+        # the seat discards this tile (a Python seat asking greedy's answer may not), and
+        # its hand stays so until its next turn: greedy_call reads the shanten from here
+        p.greedy_shanten = sh
+        p.greedy_shanten_at = p.n_discarded + 1
     return ACT_DISCARD
 
 cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
@@ -333,7 +338,12 @@ cdef int greedy_call(HandState* st, int s, int player, int tile, const Call* cal
     cdef int s1[8]
     cdef int sh1[8]
     cdef int u1[8]
-    s0 = hand_shanten(st, p.hand, &p.mi)
+    if p.greedy_shanten_at == p.n_discarded and p.greedy_shanten_at > 0:
+        s0 = p.greedy_shanten           # the hand is as its last discard left it
+        if MJSIM_CHECK_GREEDY and s0 != hand_shanten(st, p.hand, &p.mi):
+            mjsim_greedy_fail("the shanten kept from the discard", s)
+    else:
+        s0 = hand_shanten(st, p.hand, &p.mi)
     # the shanten of the 3n+2 hand after a pung or chow equals that of its best discard:
     # the pass that finds the discard rejects an option that would raise the shanten
     # before its tie-break, and the tie-break is only run for options kept below

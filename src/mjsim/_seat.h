@@ -28,10 +28,33 @@ static const uint64_t mjsim_group_kinds[4] = {
 /* the kinds of the groups in a 4-bit group mask (bit g: group g) */
 #define MJSIM_GK(m) ((((m) & 1) ? 0x1FFULL : 0) | (((m) & 2) ? 0x1FFULL << 9 : 0) | \
                      (((m) & 4) ? 0x1FFULL << 18 : 0) | (((m) & 8) ? 0x7FULL << 27 : 0))
-static const uint64_t mjsim_groups_kinds[16] = {
-    MJSIM_GK(0), MJSIM_GK(1), MJSIM_GK(2), MJSIM_GK(3), MJSIM_GK(4), MJSIM_GK(5),
-    MJSIM_GK(6), MJSIM_GK(7), MJSIM_GK(8), MJSIM_GK(9), MJSIM_GK(10), MJSIM_GK(11),
-    MJSIM_GK(12), MJSIM_GK(13), MJSIM_GK(14), MJSIM_GK(15)};
+
+/* The standard-form part of the win filter (_seat.pxd _win_filter) by the melds facts
+ * (bits 0..3: group g is exactly melds) and pair facts (bits 4..7: melds and a pair) of
+ * the 3n+1 hand's groups: one group takes the tile, so every other group must already be
+ * melds or melds and a pair, with at most one pair between them.  With one group neither,
+ * that group takes it (and the others hold at most one pair); with none neither and two
+ * pair groups, one of those takes it (a melds group given a tile would be neither). */
+#define MJSIM_WG_NEITHER(i) (0xF & ~(((i) & 0xF) | ((i) >> 4)))
+#define MJSIM_WG_REST(i) (((i) >> 4) & (((i) >> 4) - 1))     /* pair groups but the lowest */
+#define MJSIM_ONE(m) ((m) && !((m) & ((m) - 1)))
+#define MJSIM_WG(i) (MJSIM_WG_NEITHER(i) ? \
+    ((MJSIM_ONE(MJSIM_WG_NEITHER(i)) && !MJSIM_WG_REST(i)) ? MJSIM_WG_NEITHER(i) : 0) : \
+    (MJSIM_ONE(MJSIM_WG_REST(i)) ? ((i) >> 4) : 0))
+#define MJSIM_WK(i) MJSIM_GK(MJSIM_WG(i))
+#define MJSIM_WK4(i) MJSIM_WK(i), MJSIM_WK((i) + 1), MJSIM_WK((i) + 2), MJSIM_WK((i) + 3)
+#define MJSIM_WK16(i) MJSIM_WK4(i), MJSIM_WK4((i) + 4), MJSIM_WK4((i) + 8), MJSIM_WK4((i) + 12)
+#define MJSIM_WK64(i) MJSIM_WK16(i), MJSIM_WK16((i) + 16), MJSIM_WK16((i) + 32), MJSIM_WK16((i) + 48)
+static const uint64_t mjsim_win_kinds[256] = {
+    MJSIM_WK64(0), MJSIM_WK64(64), MJSIM_WK64(128), MJSIM_WK64(192)};
+#undef MJSIM_WK64
+#undef MJSIM_WK16
+#undef MJSIM_WK4
+#undef MJSIM_WK
+#undef MJSIM_WG
+#undef MJSIM_ONE
+#undef MJSIM_WG_REST
+#undef MJSIM_WG_NEITHER
 #undef MJSIM_GK
 static const int32_t mjsim_kind_step[34] = {
     1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,

@@ -19,7 +19,7 @@ cdef extern from "_seat.h":
     const uint8_t mjsim_kind_group[34]
     const int32_t mjsim_kind_step[34]
     const uint64_t mjsim_group_kinds[4]
-    const uint64_t mjsim_groups_kinds[16]
+    const uint64_t mjsim_win_kinds[256]
     const uint8_t mjsim_chow_window[9]
     int mjsim_select64(uint64_t x, int j) noexcept nogil
     int mjsim_select64_n(uint64_t x, int n, int j) noexcept nogil
@@ -128,6 +128,10 @@ cdef inline int seat_held_kind(const SeatState* p, int j) noexcept nogil:
     return k
 
 
+cdef enum:
+    RUN_WINDOWS = 0xFF88CC88    # the five-bit windows (t-2 .. t+2 held) with a run for t
+
+
 cdef inline bint seat_may_chow(const HandState* st, int s, int t) noexcept nogil:
     """Does seat s hold two other tiles that make a run with t (the chows list_calls would
     offer it, before its locked-hand rule)?  Suits: a run inside t's suit; honors (with
@@ -140,7 +144,9 @@ cdef inline bint seat_may_chow(const HandState* st, int s, int t) noexcept nogil
     if g < 3:
         # bits 0..4: the kinds t-2 .. t+2 held, those outside t's suit cleared
         w = <uint32_t>((p.held << 2) >> t) & mjsim_chow_window[t - 9 * g]
-        return (w & 0x03) == 0x03 or (w & 0x0A) == 0x0A or (w & 0x18) == 0x18
+        # a run: t-2 and t-1 (bits 0, 1), t-1 and t+1 (1, 3) or t+1 and t+2 (3, 4) held;
+        # bit w of RUN_WINDOWS says whether window w holds one of the three
+        return (RUN_WINDOWS >> w) & 1
     if not st.cfg.honor_chow:
         return False
     if t <= 30:
@@ -181,21 +187,11 @@ cdef inline bint _complete_facts(const HandState* st, const SeatState* p, uint32
 cdef inline uint64_t _win_filter(const SeatState* p) noexcept nogil:
     """The kinds that might complete a 3n+1 hand (a superset, from the facts alone).
     Standard form: one group takes the tile, so every other group must already be melds or
-    melds and a pair, with at most one pair between them; seven pairs: the one odd kind;
-    十三爛: a hand whose every group is 十三爛-compatible (adding a tile never makes a
-    group compatible), any kind it lacks."""
-    cdef uint32_t melds = p.gfacts & 0xF, pair = (p.gfacts >> FACT_PAIR) & 0xF
-    cdef uint32_t neither = 0xF & ~(melds | pair)
-    cdef uint32_t rest = pair & (pair - 1)      # pair without its lowest group
-    cdef uint64_t kinds = 0
-    if neither:
-        if not (neither & (neither - 1)) and not rest:
-            # one group is neither: it must take the tile, and the others hold at most one pair
-            kinds = mjsim_groups_kinds[neither]
-    elif rest and not (rest & (rest - 1)):
-        # two pair groups: a melds group with one more tile is neither (3n + 1), so one of
-        # the pair groups takes it
-        kinds = mjsim_groups_kinds[pair]
+    melds and a pair, with at most one pair between them (_seat.h tables the kinds by the
+    groups' melds and pair facts); seven pairs: the one odd kind; 十三爛: a hand whose
+    every group is 十三爛-compatible (adding a tile never makes a group compatible), any
+    kind it lacks."""
+    cdef uint64_t kinds = mjsim_win_kinds[(p.gfacts & 0xF) | ((p.gfacts >> (FACT_PAIR - 4)) & 0xF0)]
     if p.mi.n == 0:
         if p.odd and not (p.odd & (p.odd - 1)):
             kinds |= p.odd

@@ -13,6 +13,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, compress
 
 import numpy as np
 
@@ -151,13 +152,20 @@ class HandRecord:
 def _native(rules: Rules, players) -> _game.NativeGame:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules (Rules.load('wanzai')), got {type(rules).__name__}")
-    if isinstance(players, str) or not isinstance(players, Sequence):
+    # (a tuple or list first: the Sequence ABC check alone cost more than a random hand's
+    # record when play() is called hand by hand)
+    if type(players) is not tuple and type(players) is not list and (
+            isinstance(players, str) or not isinstance(players, Sequence)):
         raise ValueError(f"players must be a sequence of 4 player names, got {players!r}")
     if len(players) != 4:
         raise ValueError(f"players must name exactly 4 players (one per seat), got {len(players)}")
     # a Python player keeps per-call state in its NativeGame, and a model file may change
     # between calls: only built-in names without a model file share a cached game
-    if all(isinstance(p, str) and "model=" not in p for p in players):
+    try:
+        names = "\0".join(players)     # TypeError unless every seat is named
+    except TypeError:
+        names = "model="
+    if "model=" not in names:
         return _cached_native(rules, tuple(players))
     return _build_native(rules, players)
 
@@ -246,6 +254,49 @@ def _event(e) -> Event:
     return Event(name, seat if seat >= 0 else None)
 
 
+class _Memo(dict):
+    """raw value -> the immutable object `convert` makes of it, built once.  Most of what a
+    hand reports recurs from hand to hand (a draw or a discard is one of 4 seats x 34 kinds
+    x 2, a payment one of a few amounts), so play() looks these up instead of building a
+    frozen dataclass for each (that was most of log=True's cost).  Sharing is safe: the
+    objects are frozen and hold only strings, numbers and frozensets."""
+
+    # amounts and points vary without bound: past LIMIT entries (a few MB), convert every
+    # time; 12,000 hands of both games and players, logged, made 3,300 distinct events
+    LIMIT = 1 << 14
+
+    def __init__(self, convert):
+        super().__init__()
+        self.convert = convert
+
+    def __missing__(self, raw):
+        value = self.convert(raw)
+        if len(self) < self.LIMIT:
+            self[raw] = value
+        return value
+
+
+def _payment(raw) -> Payment:
+    payer, receiver, amount, reason, pattern = raw
+    return Payment(payer, receiver, amount, PAY_REASONS[reason], _core.PATTERNS[pattern] if pattern >= 0 else None)
+
+
+def _frozen(cls, fields: dict):
+    """The frozen dataclass `cls` with `fields` (a new dict of every field, in declaration
+    order) as its __dict__, without the generated __init__, whose object.__setattr__ per
+    field cost a HandRecord about 6 us; tests/test_play_records.py checks the result equals
+    cls(**fields)."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
+
+
+_EVENTS = _Memo(_event)
+_PAYMENTS = _Memo(_payment)
+_PROPERTIES = _Memo(_core.property_names)
+_MELD_PREFIX = tuple(f"{name}:" for name in MELD_NAMES)
+
+
 def _unpack(value: int, n: int) -> list[int]:
     return [(value >> (5 * i)) & 31 for i in range(n)]
 
@@ -271,10 +322,6 @@ def _win_factors(rules: Rules, pattern: int, props: int, points: int, kind: str,
         if name in names:
             out.append((name, m[name]))
     return out
-
-
-def _counts_text(counts) -> str:
-    return format_tiles([k for k in range(34) for _ in range(counts[k])])
 
 
 def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) * 4, log: bool = True,
@@ -319,55 +366,60 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
             factor = 2 ** on_winner if len(payments) > 1 else payments[0][2]
             if factor > 1 and kind != "instant":
                 factors.append(("bird", factor))
-        wins.append(Win(
-            winner=winner,
-            payer=None if payer < 0 else payer,
-            tile=kind_name(tile) if tile >= 0 else None,
-            pattern=_core.PATTERNS[pattern],
-            properties=_core.property_names(props),
-            points=points,
-            received=received,
-            kind=kind,
-            category=_core.CATEGORIES[category],
-            hard=hard,
-            birds_hit=birds_hit,
-            bird_seats=bird_seats,
-            factors=tuple(factors),
-            capped=capped,
-            payments=tuple(payments),
-            turn=turn,
-        ))
-    seats = raw["seats"]
-    events = tuple(_event(e) for e in raw["events"])
-    return HandRecord(
-        dealer=raw["dealer"],
-        dice=tuple(raw["dice"]),
-        fire=tuple(raw["fire"]),
-        opening=tuple(format_tiles(sorted(h)) for h in raw["opening"]),
-        events=events,
-        final=tuple(_counts_text(s["hand"]) for s in seats),
-        melds=tuple(tuple(f"{MELD_NAMES[k]}:{format_tiles(t)}" for k, t, _ in s["melds"]) for s in seats),
-        discards=tuple(format_tiles(s["discards"]) for s in seats),
-        wall=format_tiles(raw["wall"]),
-        deltas=tuple(raw["deltas"]),
-        wins=tuple(wins),
-        end=END_NAMES[raw["end"]],
-        next_dealer=raw["next_dealer"],
-        draws=raw["draws"],
-        kongs=dict(zip(KONG_NAMES, raw["kongs"])),
-        hand_index=hand_index,
-        session_hands=session_hands,
-        wild_indicator=kind_name(raw["indicator"]) if raw["indicator"] >= 0 else None,
-        wilds=tuple(kind_name(k) for k in raw["wilds"]),
-        buzhang=tuple((e.seat, e.tiles) for e in events if e.kind == "buzhang"),
-        locked=tuple(s for s in range(4) if seats[s]["locked"]),
-        birds=tuple(kind_name(k) for k in raw["birds"]),
-        set_aside=format_tiles(raw["aside"], sort=False),
-        first_dealer=game.first_dealer(seed, hand_index - hand_index % session_hands),
-        claims=tuple(raw["claims"]),
-        payments=tuple(Payment(p, r, a, PAY_REASONS[why], _core.PATTERNS[pat] if pat >= 0 else None)
-                       for p, r, a, why, pat in raw["payments"]),
-    )
+        wins.append(_frozen(Win, {
+            "winner": winner,
+            "payer": None if payer < 0 else payer,
+            "tile": kind_name(tile) if tile >= 0 else None,
+            "pattern": _core.PATTERNS[pattern],
+            "properties": _PROPERTIES[props],
+            "points": points,
+            "received": received,
+            "kind": kind,
+            "category": _core.CATEGORIES[category],
+            "hard": hard,
+            "birds_hit": birds_hit,
+            "bird_seats": bird_seats,
+            "factors": tuple(factors),
+            "capped": capped,
+            "payments": tuple(payments),
+            "turn": turn,
+        }))
+    events = tuple(map(_EVENTS.__getitem__, raw["events"]))
+    texts = raw["tiles"].split("|")     # NativeGame.play gives their order
+    meld_kinds = raw["meld_kinds"]
+    meld_texts = list(map(str.__add__, map(_MELD_PREFIX.__getitem__, chain.from_iterable(meld_kinds)), texts[14:]))
+    melds, i = [], 0
+    for kinds in meld_kinds:
+        melds.append(tuple(meld_texts[i:i + len(kinds)]))
+        i += len(kinds)
+    return _frozen(HandRecord, {
+        "dealer": raw["dealer"],
+        "dice": raw["dice"],
+        "fire": tuple(raw["fire"]),
+        "opening": tuple(texts[0:4]),
+        "events": events,
+        "final": tuple(texts[4:8]),
+        "melds": tuple(melds),
+        "discards": tuple(texts[8:12]),
+        "wall": texts[12],
+        "deltas": tuple(raw["deltas"]),
+        "wins": tuple(wins),
+        "end": END_NAMES[raw["end"]],
+        "next_dealer": raw["next_dealer"],
+        "draws": raw["draws"],
+        "kongs": dict(zip(KONG_NAMES, raw["kongs"])),
+        "hand_index": hand_index,
+        "session_hands": session_hands,
+        "wild_indicator": kind_name(raw["indicator"]) if raw["indicator"] >= 0 else None,
+        "wilds": tuple(map(kind_name, raw["wilds"])),
+        "buzhang": tuple((e.seat, e.tiles) for e in events if e.kind == "buzhang") if raw["buzhangs"] else (),
+        "locked": tuple(compress(range(4), raw["locked"])),
+        "birds": tuple(map(kind_name, raw["birds"])),
+        "set_aside": texts[13],
+        "first_dealer": game.first_dealer(seed, hand_index - hand_index % session_hands),
+        "claims": tuple(raw["claims"]),
+        "payments": tuple(map(_PAYMENTS.__getitem__, raw["payments"])),
+    })
 
 
 def _scripted_wall(wall, game: str = "wanzai") -> list[int]:

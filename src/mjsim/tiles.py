@@ -102,26 +102,53 @@ def parse_tile(text: str) -> int:
     return kinds[0]
 
 
+# Compact notation by table lookups: each kind byte is translated to its digit and to its
+# suit letter, and the letter is kept only where the next tile's suit differs, so a list
+# costs a dozen C-level calls rather than a Python loop per tile.
+_DIGITS = bytes(ord(_ASCII_NAMES[k][0]) if k < N_KINDS else 0 for k in range(256))
+_SUIT_OF = bytes((k // 9 if k < 27 else 3) if k < N_KINDS else 4 for k in range(256))
+# indexed by suit * 8 + (suit xor the next tile's suit; 4 after the last tile): the suit's
+# letter, or 0 (dropped) when the next tile has the same suit
+_LETTERS = bytes(ord("mpsz"[c >> 3]) if c < 32 and c & 7 else 0 for c in range(256))
+_CHINESE_NAMES = tuple(kind_name(k, True) for k in range(N_KINDS))
+_PLAIN_INT = frozenset((int,))
+
+
+def _compact(kinds: bytes) -> str:
+    """Compact notation of kinds 0..33 given as bytes, in their order (not checked)."""
+    n = len(kinds)
+    if not n:
+        return ""
+    suits = kinds.translate(_SUIT_OF)
+    here = int.from_bytes(suits, "big")
+    # byte i: suit_i * 8 + (suit_i ^ suit_i+1), which stays below 40: no carry between bytes
+    marks = ((here << 3) | (here ^ int.from_bytes(suits[1:] + b"\x04", "big"))).to_bytes(n, "big")
+    out = bytearray(2 * n)
+    out[0::2] = kinds.translate(_DIGITS)
+    out[1::2] = marks.translate(_LETTERS)
+    return out.translate(None, b"\0").decode("ascii")
+
+
+def _kinds_bytes(ks: list) -> bytes:
+    """ks as bytes when every element is a plain int 0..33; otherwise check_kind raises on
+    the first element that is not a tile kind (or converts numpy integers)."""
+    if set(map(type, ks)) <= _PLAIN_INT:
+        try:
+            b = bytes(ks)
+        except ValueError:      # outside 0..255
+            b = None
+        if b is not None and (not b or max(b) < N_KINDS):
+            return b
+    return bytes(map(check_kind, ks))
+
+
 def format_tiles(kinds: Iterable[int], chinese: bool = False, sort: bool = True) -> str:
     """Format kinds as compact notation ('123m45p1z'), or Chinese characters."""
     ks = sorted(kinds) if sort else list(kinds)
+    b = _kinds_bytes(ks)
     if chinese:
-        return "".join(kind_name(k, True) for k in ks)
-    if all(type(k) is int for k in ks) and (not ks or (min(ks) >= 0 and max(ks) < N_KINDS)):
-        names = [_ASCII_NAMES[k] for k in ks]
-    else:
-        names = [kind_name(k) for k in ks]        # raises the error naming a bad kind
-    out: list[str] = []
-    run_suit = None
-    for name in names:
-        if name[1] != run_suit:
-            if run_suit is not None:
-                out.append(run_suit)
-            run_suit = name[1]
-        out.append(name[0])
-    if run_suit is not None:
-        out.append(run_suit)
-    return "".join(out)
+        return "".join(map(_CHINESE_NAMES.__getitem__, b))
+    return _compact(b)
 
 
 def to_counts(kinds: Iterable[int]) -> list[int]:
