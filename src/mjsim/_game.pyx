@@ -607,8 +607,9 @@ cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nog
     for i in range(1, 4):
         q = (discarder + i) & 3
         # a discard win is a face-value completion (both games), which the seat's filter
-        # rules out for most tiles without a call
-        if not seat_may_win(st, q, t) or ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE):
+        # (current: refreshed at its last discard, as in may_be_claimed) rules out for most
+        # tiles without a call
+        if not seat_may_win_current(st, q, t) or ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE):
             continue
         if takes_win(st, q, t, WIN_DISCARD):
             discard_win(st, q, t, discarder, _eval.CTX_NONE)
