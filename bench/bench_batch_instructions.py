@@ -7,8 +7,10 @@ The rows are bench/bench_evaluate.py's samples (bench/hands.py: random concealed
 drawn from a shuffled wall; Anhua with the indicator 5m turned up, so wilds 5m and 6m),
 written once to a temporary .npy file that every child loads whole.  Each case runs in a
 fresh Python under ``valgrind --tool=callgrind`` twice, on the first N and then the first
-2N rows; instructions per row is the difference of the two totals divided by N, so
-interpreter start-up, imports, the table load and the file load cancel.  The same
+2N rows, collecting only inside the batch call (as bench_instructions.py does inside the
+hand loop: the interpreter's start-up is not exactly the same from run to run);
+instructions per row is the difference of the two totals divided by N, so the call's own
+set-up cancels.  The same
 difference is taken of the instructions spent inside `_eval.evaluate` / `_eval.shanten`
 (callgrind's inclusive cost of their calls), so "outside" is what the batch wrapper adds
 per row: the loop, storing results and validating the row.  The case `check` runs the
@@ -19,10 +21,8 @@ the script refuses a debug build.  Nothing is written outside a temporary direct
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_instructions import debug_build  # noqa: E402
+from bench_instructions import callgrind, debug_build, total  # noqa: E402
 from hands import random_hands  # noqa: E402
 
 # (game, function, sample) -> the callgrind symbol of the per-row native call
@@ -45,6 +45,9 @@ CASES = {
 WILD = "5m"
 INDICATOR = 4
 INNER = {"evaluate": "__pyx_f_5mjsim_5_eval_evaluate", "shanten": "__pyx_f_5mjsim_5_eval_shanten"}
+# the batch calls' C names (Cython's pw_ wrappers: their bodies are inlined into them)
+OUTER = {"evaluate": "__pyx_pw_5mjsim_5_core_*evaluate_batch", "shanten": "__pyx_pw_5mjsim_5_core_*shanten_batch",
+         "check": "__pyx_pw_5mjsim_5_core_*find_bad_row"}
 
 CHILD = """
 import sys
@@ -103,21 +106,11 @@ def inclusive(text: str, symbol: str) -> int:
 
 
 def run(game: str, what: str, path: Path, rows: int, workdir: Path) -> tuple[int, int]:
-    """(total instructions, instructions inside the per-row native call) of one child."""
-    out = workdir / "callgrind.out"
-    cmd = ["valgrind", "--tool=callgrind", "--compress-pos=no", f"--callgrind-out-file={out}",
-           sys.executable, "-c", CHILD, game, what, str(path), str(rows)]
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
-        raise SystemExit(f"callgrind run failed for {game} {what} ({rows} rows):\n{tail}")
-    text = out.read_text(errors="replace")
-    m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
-    if not m:
-        raise SystemExit(f"no instruction total in {out}")
-    out.unlink()
-    return int(m.group(1)), inclusive(text, INNER[what]) if what in INNER else 0
+    """(instructions inside the batch call, of those inside the per-row native call) of one
+    child."""
+    text = callgrind(CHILD, [game, what, str(path), str(rows)], OUTER[what], workdir,
+                     f"{game} {what} ({rows} rows)", ("--compress-pos=no",))
+    return total(text), inclusive(text, INNER[what]) if what in INNER else 0
 
 
 def main(argv: list[str] | None = None) -> int:

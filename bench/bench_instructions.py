@@ -11,7 +11,9 @@ rows); instructions per hand is the difference of the two totals divided by N, s
 call's own set-up cancels too.  Counting only there matters: the interpreter's start-up,
 imports and table load vary by up to ~1.5 M instructions from run to run on a loaded
 machine, which at N = 300 would move the per-hand figure by thousands.  Instruction counts
-do not depend on the machine's load, unlike timings.
+do not depend on the machine's load, unlike timings.  The column "rest" is the N-hand run
+minus N times the per-hand figure: the call's own set-up, plus the difference between the
+first N hands and the next N (so it can be negative).
 Measure a release build (``python setup.py build_ext --inplace``, no MJSIM_DEBUG): the
 script refuses a debug build.  Nothing is written outside a temporary directory.
 """
@@ -52,10 +54,14 @@ def debug_build() -> bool:
 NATIVE_CALL = "__pyx_pf_5mjsim_5_game_*NativeGame_*simulate"
 
 
-def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
+def callgrind(child: str, args: list[str], collect: str | None, workdir: Path, what: str,
+              extra: tuple[str, ...] = ()) -> str:
+    """The callgrind output of `python -c child *args`, counting only inside the functions
+    matching `collect` (and what they call; None: the whole process); a run that fails or
+    counts nothing stops the script with a message naming `what`."""
     out = workdir / "callgrind.out"
-    cmd = ["valgrind", "--tool=callgrind", f"--toggle-collect={NATIVE_CALL}", f"--callgrind-out-file={out}",
-           sys.executable, "-c", CHILD, game, player, str(hands)]
+    cmd = ["valgrind", "--tool=callgrind", *([f"--toggle-collect={collect}"] if collect else []), *extra,
+           f"--callgrind-out-file={out}", sys.executable, "-c", child, *args]
     # OpenBLAS's idle worker threads spin for a varying number of instructions (millions per
     # run, several thousand per hand at N = 1,000), and string hashing varies the
     # interpreter's own work: one thread and a fixed hash seed make the counts repeat
@@ -63,13 +69,23 @@ def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
-        raise SystemExit(f"callgrind run failed for {game} 4x {player} ({hands} hands):\n{tail}")
+        raise SystemExit(f"callgrind run failed for {what}:\n{tail}")
     text = out.read_text(errors="replace")
-    m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
-    if not m or int(m.group(1)) == 0:
-        raise SystemExit(f"no instructions counted inside {NATIVE_CALL} in {out}")
     out.unlink()
-    return int(m.group(1))
+    if total(text) == 0:
+        raise SystemExit(f"no instructions counted inside {collect or 'the process'} for {what}")
+    return text
+
+
+def total(text: str) -> int:
+    """The instruction total of a callgrind output."""
+    m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
+    return int(m.group(1)) if m else 0
+
+
+def instructions(game: str, player: str, hands: int, workdir: Path) -> int:
+    return total(callgrind(CHILD, [game, player, str(hands)], NATIVE_CALL, workdir,
+                           f"{game} 4x {player} ({hands} hands)"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {g:<7} 4x {p:<16} {rows[-1][2] / 1e3:8.1f} k instructions per hand", file=sys.stderr)
     print(f"instructions per hand inside the native loop (callgrind, ({2 * n} hands - {n} hands) / {n}, "
           f"seed 0, session_hands 1)")
-    print(f"{'game':<8} {'players':<20} {'k instr/hand':>12} {'per call (k)':>13}")
+    print(f"{'game':<8} {'players':<20} {'k instr/hand':>12} {'rest (k)':>13}")
     for g, p, per_hand, start in rows:
         print(f"{g:<8} 4x {p:<17} {per_hand / 1e3:>12.1f} {start / 1e3:>13.0f}")
     return 0

@@ -20,11 +20,8 @@ Measure a release build (`python setup.py build_ext --inplace`).
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -71,20 +68,10 @@ def timings(a) -> None:
 
 
 def callgrind_total(player: str, mode: str, n: int, workdir: Path) -> int:
-    out = workdir / "callgrind.out"
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", CHILD,
-           player, mode, str(n)]
-    # as bench_instructions.py: one BLAS thread and a fixed hash seed make the counts repeat
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
-        raise SystemExit(f"callgrind run failed for 4x {player} {mode} ({n}):\n{tail}")
-    m = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(errors="replace"), re.M)
-    if not m:
-        raise SystemExit(f"no instruction total in {out}")
-    out.unlink()
-    return int(m.group(1))
+    from bench_instructions import callgrind, total
+
+    # the whole process: a play() call is mostly Python, with no one native entry to count in
+    return total(callgrind(CHILD, [player, mode, str(n)], None, workdir, f"4x {player} {mode} ({n})"))
 
 
 def instructions(a) -> None:
