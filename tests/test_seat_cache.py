@@ -144,3 +144,20 @@ def test_the_random_discards_select_agrees_with_the_plain_loops():
         assert fast == loop == plain == [k for k in range(34) if x >> k & 1][j]
     with pytest.raises(ValueError):
         _game._probe_select(0b1011, 3)
+
+
+@pytest.mark.skipif(not _game.SEAT_CHECKS, reason="the seat checks are compiled into debug builds only")
+def test_the_cache_follows_anhua_without_the_258_pair_rule():
+    # pair_258 = false (RULES §3): the seat cache's completion facts then take any pair; a
+    # debug build checks each of its answers against _eval, so a wrong fact aborts the run
+    code = """
+from mjsim import Rules, game
+base = Rules.load("anhua")
+for players in (("random",) * 4, ("greedy",) * 4):
+    loose, strict = (game.chunk_digest(base.with_overrides(pair_258=v), players, 3, 0, 300) for v in (False, True))
+    assert loose != strict, players
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "ok"
