@@ -261,9 +261,16 @@ def _sql_str(text: str) -> str:
     return "'" + str(text).replace("'", "''") + "'"
 
 
-#: DuckDB memory cap for the summaries: keeps `mjsim simulate` of 10 million hands (pool,
-#: then summary) under 1 GiB; DuckDB spills the large aggregates to a temporary directory
-SUMMARY_MEMORY = "512MB"
+def _table_files(directory: Path, table: str) -> list[Path]:
+    return sorted(p for part in (directory / table).glob("variant=*") if part.is_dir() for p in part.glob("*.parquet"))
+
+
+def _parquet_view(table: str, files: list[Path]) -> str:
+    """A view over these files: listed one by one, so a directory whose name holds glob
+    characters ([, *, ?) is read as it is, not taken for a pattern."""
+    listed = ", ".join(_sql_str(str(f)) for f in files)
+    return (f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true, "
+            f"union_by_name = true)")
 
 
 def _dataset_tables(root: str | Path, directory: Path) -> list[str]:
@@ -331,9 +338,7 @@ def connect(root: str | Path, memory_limit: str | None = None):
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
     for table in present:
-        glob = str(real / table / "variant=*" / "*.parquet")
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_sql_str(glob)}, "
-                    f"hive_partitioning = true, union_by_name = true)")
+        con.execute(_parquet_view(table, _table_files(real, table)))
     return con
 
 
@@ -423,32 +428,13 @@ def variant_stats(root: str | Path, variant: str | None = None) -> VariantStats:
 
 
 def summarize_all(root: str | Path, only: Sequence[str] | None = None) -> list[VariantStats]:
-    """Statistics of every variant of a dataset, in `variants()` order."""
+    """Statistics of every variant of a dataset, in `variants()` order. Memory is bounded by
+    a chunk: each chunk's sufficient statistics are computed on their own and merged."""
     root = Path(root)
     manifest = _manifest(root)
     names = [v for v in variants(root) if only is None or v in only]
-    con = _reader({"d": root}, SUMMARY_MEMORY)
-    return [_variant_stats(con, root, v, manifest.get(v, {})) for v in names]
-
-
-def _reader(roots: dict[str, Path], memory_limit: str | None = None):
-    """A DuckDB connection with views <name>_hands and <name>_wins per dataset root (the
-    variant read from the hive path, kept as text). Internal: fixed SQL only."""
-    con = _base_connection(memory_limit)
-    for name, root in roots.items():
-        for table in _dataset_tables(root, Path(root)):
-            glob = str(Path(root) / table / "variant=*" / "*.parquet")
-            con.execute(f"CREATE VIEW {name}_{table} AS SELECT * FROM read_parquet({_sql_str(glob)}, "
-                        f"hive_partitioning = true, hive_types_autocast = false, union_by_name = true)")
-    return con
-
-
-def _has_view(con, name: str) -> bool:
-    return bool(con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchone()[0])
-
-
-def _src(con_name: str, table: str, variant: str) -> str:
-    return f"(SELECT * FROM {con_name}_{table} WHERE variant = {_sql_str(variant)})"
+    _dataset_tables(root, root)
+    return [_variant_stats(root, v, manifest.get(v, {})) for v in names]
 
 
 def _file_rules(root: Path, variant: str):
@@ -466,85 +452,86 @@ def _file_rules(root: Path, variant: str):
         return None
 
 
-def _variant_stats(con, root: Path, variant: str, info: dict) -> VariantStats:
-    from mjsim import measures as M
+def _variant_stats(root: Path, variant: str, info: dict) -> VariantStats:
+    from mjsim.chunkstats import variant_sums
 
-    hands, wins = _src("d", "hands", variant), _src("d", "wins", variant)
-    payments = _src("d", "payments", variant) if _has_view(con, "d_payments") else None
-    game = con.execute(f"SELECT any_value(rules) FROM {hands}").fetchone()[0]
-    lists = M.discover(con, wins, hands, game, payments)
-    fire = bool(con.execute(f"SELECT bool_or({' OR '.join(f'fire_{s} > 0' for s in range(4))}) FROM {hands}").fetchone()[0])
-    defs = M.definitions(lists, fire=fire)
-    sums = M.session_sums(con, defs, lists, hands, wins)
-    st = VariantStats(variant, game, sums["hands"], wins=0, info=dict(info), root=root, sessions=sums["sessions"],
-                      rules=_file_rules(root, variant), lists=lists)
-    for i, d in enumerate(defs):
-        Y, N, G = sums["Y"][i], sums["N"][i], sums["G"][i]
-        se = math.sqrt(cluster_variance(sums["SS"][i], N, G)) if G >= 2 and N else math.nan
+    sums = variant_sums(root, variant)
+    game = sums.game
+    st = VariantStats(variant, game, sums.hands, wins=0, info=dict(info), root=root, sessions=sums.sessions,
+                      rules=_file_rules(root, variant), lists=sums.lists)
+    for i, d in enumerate(sums.defs):
+        Y, N, G = sums.Y[i], sums.N[i], sums.G[i]
+        se = math.sqrt(cluster_variance(sums.SS[i], N, G)) if G >= 2 and N else math.nan
         if d.kind == "rate":
             st.rates.append(Rate(d.section, d.name, Y, N, d.unit, se, d.defined_by))
         else:
             mean = Y / N if N else math.nan
             sd = math.nan
             if d.sq and N > 1:
-                sd = math.sqrt(max(0.0, (float(sums["Q"][i]) - N * mean * mean) / (N - 1)))
-            lo, hi = sums["lo"][i], sums["hi"][i]
+                sd = math.sqrt(max(0.0, (float(sums.Q[i]) - N * mean * mean) / (N - 1)))
+            lo, hi = sums.lo[i], sums.hi[i]
             st.means.append(Mean(d.section, d.name, N, mean, sd, math.nan if lo is None else float(lo),
                                  math.nan if hi is None else float(hi), se, G - 1 if G >= 2 else math.nan,
                                  d.unit, d.defined_by))
-    st.wins = int(next(r.n for r in st.rates if r.key == ("birds", "wins with a bird hit"))) if game == "anhua" \
-        else int(next(m.n for m in st.means if m.key == ("win", "points per win")))
+    st.wins = int(next(m.n for m in st.means if m.key == ("win", "points per win")))
     if st.wins == 0:      # no win: the per-win measures say nothing
         st.means = [m for m in st.means if m.unit != "wins"]
         st.rates = [r for r in st.rates if r.unit == "hands"]
-    _histograms(con, st, hands)
-    _session_spread(con, st, hands)
+    _histograms(st, sums.counts)
+    _session_spread(st, sums.counts["session result"])
     return st
 
 
-def _histograms(con, st: VariantStats, hands: str) -> None:
-    """Exact value counts (bounded: integers), for the plots."""
+def _histograms(st: VariantStats, counts: dict) -> None:
+    """Exact value counts (integers), for the plots; the session results pooled over seats."""
+    def arrays(counter, pool: str | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        out: dict[str, dict] = {}
+        for (group, value), c in counter.items():
+            g = out.setdefault(pool or str(group), {})
+            g[value] = g.get(value, 0) + c
+        return {g: (np.asarray(sorted(v)), np.asarray([v[x] for x in sorted(v)])) for g, v in sorted(out.items())}
 
-    def counts(sql: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        out: dict[str, tuple[list, list]] = {}
-        for group, value, c in con.execute(sql).fetchall():
-            xs, ys = out.setdefault(str(group), ([], []))
-            xs.append(value)
-            ys.append(c)
-        return {g: (np.asarray(x), np.asarray(y)) for g, (x, y) in sorted(out.items())}
-
-    st.histograms["live tiles drawn"] = counts(
-        f"""SELECT "end", draws, count(*) FROM {hands} GROUP BY ALL ORDER BY 1, 2""")
-    role = " UNION ALL ".join(
-        f"SELECT CASE WHEN dealer = {s} THEN 'dealer' ELSE 'non-dealer' END AS role, delta_{s} AS d FROM {hands}"
-        for s in range(4))
-    st.histograms["score per hand"] = counts(f"SELECT role, d, count(*) FROM ({role}) GROUP BY ALL ORDER BY 1, 2")
-    per_session = (f"SELECT session, {', '.join(f'sum(delta_{s}) AS s{s}' for s in range(4))} "
-                   f"FROM {hands} GROUP BY session")
-    seats = " UNION ALL ".join(f"SELECT s{s} AS x FROM ps" for s in range(4))
-    st.histograms["session result"] = counts(
-        f"WITH ps AS MATERIALIZED ({per_session}) SELECT 'seat', x, count(*) FROM ({seats}) GROUP BY ALL ORDER BY 2")
+    st.histograms["live tiles drawn"] = arrays(counts["live tiles drawn"])
+    st.histograms["score per hand"] = arrays(counts["score per hand"])
+    st.histograms["session result"] = arrays(counts["session result"], pool="seat")
 
 
 SPREAD_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
-def _session_spread(con, st: VariantStats, hands: str) -> None:
+def _count_quantile(values: np.ndarray, cum: np.ndarray, q: float) -> float:
+    """The linearly interpolated quantile (numpy's and DuckDB quantile_cont's rule) of the
+    sample that has value values[i] cum[i] - cum[i-1] times."""
+    h = (cum[-1] - 1) * q
+    lo = int(math.floor(h))
+    at = values[np.searchsorted(cum, [lo, min(lo + 1, cum[-1] - 1)], side="right")]
+    return float(at[0] + (h - lo) * (at[1] - at[0]))
+
+
+def _spread_row(seat: str, values: np.ndarray, counts: np.ndarray, per_session: int) -> dict:
+    n = int(counts.sum())
+    mean = float((values * counts).sum() / n)
+    sd = math.sqrt(float((counts * (values - mean) ** 2).sum()) / (n - 1)) if n > 1 else math.nan
+    cum = np.cumsum(counts)
+    return {"seat": seat, "sessions": n, "hands per session": per_session, "mean": mean, "sd": sd,
+            "min": float(values[0]), "max": float(values[-1]),
+            **{f"q{round(100 * q)}": _count_quantile(values, cum, q) for q in SPREAD_QUANTILES}}
+
+
+def _session_spread(st: VariantStats, counter) -> None:
     """The spread of a seat's net result over a whole session, per seat and pooled."""
-    per_session = (f"SELECT session, {', '.join(f'sum(delta_{s}) AS s{s}' for s in range(4))} "
-                   f"FROM {hands} GROUP BY session")
-    qs = "[" + ", ".join(str(q) for q in SPREAD_QUANTILES) + "]"
-    parts = [f"SELECT '{s}' AS seat, s{s} AS x FROM ps" for s in range(4)]
-    rows = con.execute(
-        f"WITH ps AS MATERIALIZED ({per_session}), u AS ({' UNION ALL '.join(parts)}) "
-        f"SELECT seat, count(*), avg(x), stddev_samp(x), min(x), max(x), quantile_cont(x, {qs}) FROM u GROUP BY seat "
-        f"UNION ALL SELECT 'all', count(*), avg(x), stddev_samp(x), min(x), max(x), quantile_cont(x, {qs}) FROM u "
-        f"ORDER BY 1").fetchall()
-    st.session_spread = [
-        {"seat": seat, "sessions": int(n), "hands per session": st.hands // max(st.sessions, 1),
-         "mean": float(mean), "sd": _sd(sd), "min": float(lo), "max": float(hi),
-         **{f"q{round(100 * q)}": float(v) for q, v in zip(SPREAD_QUANTILES, quant)}}
-        for seat, n, mean, sd, lo, hi, quant in rows]
+    per_session = st.hands // max(st.sessions, 1)
+    by_seat: dict[str, dict] = {}
+    for (seat, value), c in counter.items():
+        for key in (str(seat), "all"):
+            d = by_seat.setdefault(key, {})
+            d[value] = d.get(value, 0) + c
+    rows = []
+    for seat in sorted(by_seat):
+        values = np.asarray(sorted(by_seat[seat]), dtype=float)
+        counts = np.asarray([by_seat[seat][v] for v in sorted(by_seat[seat])], dtype=np.int64)
+        rows.append(_spread_row(seat, values, counts, per_session))
+    st.session_spread = rows
 
 
 def _sd(x) -> float:
@@ -710,18 +697,13 @@ def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, l
     from statsmodels.stats.contingency_tables import mcnemar
 
     from mjsim import measures as M
+    from mjsim.chunkstats import paired_sums
 
     lists = M.union(a.lists, b.lists)
     fire = any(r.section == "fire" for r in (*a.rates, *b.rates))
-    con = _reader({"a": a.root, "b": b.root} if a.root != b.root else {"a": a.root}, SUMMARY_MEMORY)
-    bname = "b" if a.root != b.root else "a"
-    if lists.reasons is not None and not (_has_view(con, "a_payments") and _has_view(con, f"{bname}_payments")):
-        lists.reasons = None
-    sides = [(_src(n, "hands", v.variant), _src(n, "wins", v.variant), _src(n, "payments", v.variant))
-             for n, v in (("a", a), (bname, b))]
     defs = M.definitions(lists, fire=fire)
-    sums = M.paired_sums(con, defs, lists, *sides)
-    pair = replace(pair, hands=sums["hands"], identical=sums["identical"])
+    sums = paired_sums((a.root, a.variant), (b.root, b.variant), defs, lists)
+    pair = replace(pair, hands=sums.hands, identical=sums.identical)
     have = {m.key: m for m in (*a.rates, *a.means)}
     bhave = {m.key: m for m in (*b.rates, *b.means)}
     out = []
@@ -729,11 +711,11 @@ def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, l
         ma, mb = have.get(d.key), bhave.get(d.key)
         if ma is None or mb is None:
             continue
-        Ya, Na, Yb, Nb, G = sums["Ya"][i], sums["Na"][i], sums["Yb"][i], sums["Nb"][i], sums["G"][i]
+        Ya, Na, Yb, Nb, G = sums.Ya[i], sums.Na[i], sums.Yb[i], sums.Nb[i], sums.G[i]
         if not Na or not Nb:
             continue
         diff = Yb / Nb - Ya / Na
-        var = G / (G - 1) * sums["SS"][i] if G >= 2 else math.nan
+        var = G / (G - 1) * sums.SS[i] if G >= 2 else math.nan
         se = math.sqrt(var) if math.isfinite(var) else math.nan
         df = G - 1
         note = _defined_by_change(d.defined_by, a, b)
@@ -748,8 +730,8 @@ def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, l
             half = float(student.ppf(1 - ALPHA / 2, df)) * se
             lo, hi = diff - half, diff + half
         test = PAIRED_TEST
-        if d.binary and sums["up"][i] is not None and 0 < sums["up"][i] + sums["down"][i] < EXACT_BELOW:
-            up, down = sums["up"][i], sums["down"][i]
+        if d.binary and sums.up[i] is not None and 0 < sums.up[i] + sums.down[i] < EXACT_BELOW:
+            up, down = sums.up[i], sums.down[i]
             p = float(mcnemar([[0, down], [up, 0]], exact=True).pvalue)
             test = MCNEMAR_TEST
         if _no_events(ma, mb):
