@@ -6,6 +6,7 @@ code 2, never a traceback.
 from __future__ import annotations
 
 import contextlib
+import errno
 import sys
 from pathlib import Path
 from typing import Optional
@@ -511,13 +512,17 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RulesError) as e:  # TileError and RulesError are ValueErrors
         error_line(e)
         return 2
-    except OSError as e:
-        error_line(e)
-        return 2
     except MemoryError:
-        error_line("out of memory")
+        error_line("out of memory: free memory (fewer --workers, a smaller --chunk) and run the same command again")
         return 1
     except Exception as e:
+        failure = machine_failure(e)
+        if failure:     # not the user's input: exit 1, and say what to try
+            error_line(failure)
+            return 1
+        if isinstance(e, OSError):
+            error_line(e)
+            return 2
         # usage errors from typer's bundled click: one line, with where to find the usage
         if hasattr(e, "format_message") and hasattr(e, "exit_code"):
             ctx = getattr(e, "ctx", None)
@@ -532,6 +537,28 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         raise
     return 0
+
+
+#: errno values that say the machine, not the input, failed
+_MACHINE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.ENOMEM, errno.EROFS, errno.EMFILE, errno.ENFILE}
+
+
+def machine_failure(e: BaseException) -> str | None:
+    """One line for a failure of the machine or of a library (memory, disk, a lost
+    connection) with what to try; None for anything else (bad input keeps exit 2)."""
+    text = " ".join(str(e).split())
+    name = type(e).__name__
+    if isinstance(e, (ConnectionError, TimeoutError)):
+        return f"{text or name}: the connection failed; check the scheduler or the network and run the same command again"
+    if isinstance(e, OSError) and e.errno in _MACHINE_ERRNOS:
+        return f"{text}: free disk space or memory and run the same command again"
+    if _is_duckdb_error(e) and ("OutOfMemory" in name or "Out of Memory" in text):
+        return f"reading the dataset ran out of memory ({text}); free memory or use fewer workers and run it again"
+    if _is_duckdb_error(e) and name in ("IOException", "IOError") and ("space" in text or "disk" in text):
+        return f"reading the dataset failed on the disk ({text}); free disk space and run it again"
+    if type(e).__module__.startswith("pyarrow") and "Memory" in name:
+        return f"out of memory reading the dataset ({text}); free memory and run it again"
+    return None
 
 
 def _is_duckdb_error(e: BaseException) -> bool:
