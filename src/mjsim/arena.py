@@ -15,14 +15,17 @@ Each deal is its own session (``session_hands=1``): its dealer is the rules'
 tables), fire is drawn afresh, and no hand depends on an earlier one, so a seating changes
 nothing but the players.
 
-Work is cut into (table, chunk of deals) tasks run by a process pool; the results are
-put back in deal order before any statistic is computed, so the answer does not depend
-on the number of workers or the chunk size.
+Work is cut into (table, chunk of deals) tasks run by a process pool. As soon as the five
+tables of a chunk of deals are in, the chunk is reduced to integer sums (per deal and seat
+the differences, and their squares summed per deal) and its rows are dropped, so memory
+stays bounded whatever the number of deals. Every figure is a ratio of integer sums, so the
+answer does not depend on the number of workers, the chunk size or the order the chunks
+arrive in.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,7 +38,8 @@ __all__ = ["DEFAULT_DEALS", "ArenaResult", "Interval", "PlayerSpec", "PlayerStat
 DEFAULT_DEALS = 2_000
 DEFAULT_CHUNK = 2_000
 METHOD = ("paired differences vs the all-baseline table on the same deals; 95% interval: "
-          "statsmodels OLS on a constant, cov_type='cluster' by deal, t with deals-1 df")
+          "deal-clustered (CR1) variance of the mean, as statsmodels OLS on a constant with "
+          "cov_type='cluster' by deal gives it, t with deals-1 df")
 
 
 # ------------------------------------------------------------------------------------
@@ -191,13 +195,12 @@ def _play_chunk(task) -> tuple[int, int, dict]:
     return table, start, keep
 
 
-def _run_tasks(tasks: list, workers: int, advance: Callable[[int], None]) -> list:
+def _run_tasks(tasks: list, workers: int, take: Callable[[tuple], None]) -> None:
+    """Play every task, handing each result to `take` as it arrives (then dropping it)."""
     if workers <= 1 or len(tasks) <= 1:
-        out = []
         for t in tasks:
-            out.append(_play_chunk(t))
-            advance(t[-1])
-        return out
+            take(_play_chunk(t))
+        return
     import concurrent.futures as cf
     import multiprocessing
 
@@ -207,55 +210,84 @@ def _run_tasks(tasks: list, workers: int, advance: Callable[[int], None]) -> lis
     pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)),
                                   mp_context=multiprocessing.get_context("spawn"),
                                   initializer=runner._init_worker)
-    out = []
     try:
-        futures = [pool.submit(_play_chunk, t) for t in tasks]
-        for fut in cf.as_completed(futures):
-            res = fut.result()
-            out.append(res)
-            advance(len(res[2]["end"]))
+        # a window of tasks in flight, in deal order, so that finished chunks are reduced
+        # and dropped while the rest are still playing
+        pending = iter(tasks)
+        window = {pool.submit(_play_chunk, t) for t in _take(pending, 2 * workers + 5)}
+        while window:
+            done, window = cf.wait(window, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                take(fut.result())
+            window |= {pool.submit(_play_chunk, t) for t in _take(pending, len(done))}
         pool.shutdown(wait=True)
     except BaseException:
         runner._stop_pool(pool)
         raise
+
+
+def _take(it, n: int) -> list:
+    out = []
+    for _ in range(n):
+        try:
+            out.append(next(it))
+        except StopIteration:
+            break
     return out
 
 
-def _merge(results: list, n_tables: int, deals: int) -> list[dict]:
-    """Per table: hands columns in deal order and the wins rows sorted by (hand, winner)."""
-    merged = []
-    for table in range(n_tables):
-        parts = sorted((start, keep) for t, start, keep in results if t == table)
-        cols = {k: np.concatenate([p[1][k] for p in parts]) for k in parts[0][1]}
-        order = np.lexsort((cols["w_winner"], cols["w_hand_index"]))
-        for k in [k for k in cols if k.startswith("w_")]:
-            cols[k] = cols[k][order]
-        assert len(cols["end"]) == deals
-        merged.append(cols)
-    return merged
-
-
-def _seat_flags(cols: dict, deals: int) -> dict[str, np.ndarray]:
-    """(deals, 4) per-seat indicators: won, dealt in; and claims counts if recorded."""
-    idx = cols["w_hand_index"].astype(np.int64)
+def _seat_flags(cols: dict, start: int, deals: int) -> dict[str, np.ndarray]:
+    """(deals, 4) per-seat integers: net score, won, dealt in; and claims if recorded."""
+    idx = cols["w_hand_index"].astype(np.int64) - start
     winner = cols["w_winner"].astype(np.int64)
     disc = cols["w_discarder"].astype(np.int64)
-    won = np.zeros((deals, 4), np.float64)
-    won[idx, winner] = 1.0
-    dealt = np.zeros((deals, 4), np.float64)
+    won = np.zeros((deals, 4), np.int64)
+    won[idx, winner] = 1
+    dealt = np.zeros((deals, 4), np.int64)
     has = disc >= 0
-    dealt[idx[has], disc[has]] = 1.0
-    out = {"net": cols["deltas"].astype(np.float64), "won": won, "dealt_in": dealt}
+    dealt[idx[has], disc[has]] = 1
+    out = {"net": cols["deltas"].astype(np.int64), "won": won, "dealt_in": dealt}
     if "claims" in cols:
-        out["claims"] = cols["claims"].astype(np.float64)
+        out["claims"] = cols["claims"].astype(np.int64)
     return out
+
+
+@dataclass
+class _ClusterSums:
+    """Exact sums for a mean of k values per deal, clustered by deal: Σ over deals of the
+    deal's sum S_g and of S_g² (Python integers: no rounding, no order dependence)."""
+
+    k: int
+    deals: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def add(self, per_deal: np.ndarray) -> None:
+        s = per_deal.astype(np.int64).sum(axis=1) if per_deal.ndim == 2 else per_deal.astype(np.int64)
+        self.deals += len(s)
+        self.total += int(s.sum())
+        self.squares += sum(int(x) * int(x) for x in s.tolist())
+
+    def interval(self) -> Interval:
+        from scipy.stats import t as student
+
+        G, n = self.deals, self.deals * self.k
+        mean = self.total / n if n else float("nan")
+        if G < 2:
+            return Interval(mean, float("nan"), float("nan"), float("nan"))
+        # Σ_g (S_g - k mean)² = ΣS² - (ΣS)²/G, exactly, then CR1: G/(G-1)
+        spread = (G * self.squares - self.total * self.total) / G
+        se = math.sqrt(G / (G - 1) * spread) / n
+        half = float(student.ppf(0.975, G - 1)) * se
+        return Interval(mean, mean - half, mean + half, se)
 
 
 def clustered_mean(diff: np.ndarray) -> Interval:
     """Mean of a (deals, k) array with its 95% interval clustered by deal (rows).
 
     statsmodels OLS on a constant, cov_type='cluster' with the deal as group, t with
-    deals-1 df (statsmodels' default for clustered t tests).
+    deals-1 df (statsmodels' default for clustered t tests). The arena itself uses the
+    same estimator from exact per-deal sums (_ClusterSums); this is its reference.
     """
     import statsmodels.api as sm
 
@@ -270,41 +302,108 @@ def clustered_mean(diff: np.ndarray) -> Interval:
     return Interval(float(fit.params[0]), float(low), float(high), float(fit.bse[0]))
 
 
-def _player_stats(label: str, flags: dict, tables: list[dict], seats) -> PlayerStats:
-    """Figures over the seat-hands in `flags` (arrays of one column per seat-hand kind);
-    `tables` and `seats` say which (table, seats) those came from, for the wins."""
-    from mjsim import PATTERNS
+@dataclass
+class _PlayerSums:
+    """Integer sums over one player's seat-hands (see PlayerStats)."""
 
-    n = flags["net"].size
-    net = float(flags["net"].mean())
-    won = float(flags["won"].mean())
-    dealt = float(flags["dealt_in"].mean())
-    claims = float(flags["claims"].mean()) if "claims" in flags else None
-    counts: dict[str, int] = {}
-    self_draws = total = turns = 0
-    for cols, seat_list in zip(tables, seats):
-        sel = np.isin(cols["w_winner"], seat_list)
-        total += int(sel.sum())
-        turns += int(cols["w_turn"][sel].sum()) if "w_turn" in cols else 0
-        self_draws += int((cols["w_discarder"][sel] < 0).sum())
+    seat_hands: int = 0
+    sums: dict = field(default_factory=dict)       # net, won, dealt_in, claims
+    wins: int = 0
+    self_draws: int = 0
+    turns: int = 0
+    has_turn: bool = True
+    patterns: dict = field(default_factory=dict)
+
+    def add(self, flags: dict, cols: dict, seats: list[int]) -> None:
+        for key, values in flags.items():
+            self.sums[key] = self.sums.get(key, 0) + int(values[:, seats].sum())
+        self.seat_hands += len(flags["net"]) * len(seats)
+        sel = np.isin(cols["w_winner"], seats)
+        self.wins += int(sel.sum())
+        self.has_turn = self.has_turn and "w_turn" in cols
+        self.turns += int(cols["w_turn"][sel].sum()) if "w_turn" in cols else 0
+        self.self_draws += int((cols["w_discarder"][sel] < 0).sum())
         for code, c in zip(*np.unique(cols["w_pattern"][sel], return_counts=True)):
-            counts[PATTERNS[int(code)]] = counts.get(PATTERNS[int(code)], 0) + int(c)
-    shares = {p: c / total for p, c in sorted(counts.items(), key=lambda x: -x[1])} if total else {}
-    win_turn = turns / total if total and "w_turn" in tables[0] else None
-    return PlayerStats(label, n, net, won, dealt, self_draws / total if total else 0.0, claims, win_turn,
-                       shares)
+            self.patterns[int(code)] = self.patterns.get(int(code), 0) + int(c)
+
+    def stats(self, label: str) -> PlayerStats:
+        from mjsim import PATTERNS
+
+        n, s, total = self.seat_hands, self.sums, self.wins
+        counts = {PATTERNS[code]: c for code, c in self.patterns.items()}
+        shares = {p: c / total for p, c in sorted(counts.items(), key=lambda x: -x[1])} if total else {}
+        return PlayerStats(label, n, s["net"] / n, s["won"] / n, s["dealt_in"] / n,
+                           self.self_draws / total if total else 0.0,
+                           s["claims"] / n if "claims" in s else None,
+                           self.turns / total if total and self.has_turn else None, shares)
 
 
-def _table_figures(tables: list[dict]) -> dict[str, float]:
-    """Draw rate, live draws per hand and (with claims recorded) turns per seat per hand:
-    every turn starts with a live draw or a claim, and the dealer's first with neither."""
-    end = np.concatenate([t["end"] for t in tables])
-    draws = np.concatenate([t["draws"] for t in tables]).astype(np.float64)
-    out = {"draw_rate": float((end == 0).mean()), "draws_per_hand": float(draws.mean())}
-    if all("claims" in t for t in tables):
-        claims = np.concatenate([t["claims"].sum(axis=1) for t in tables])
-        out["turns_per_seat"] = float((draws + claims + 1).mean() / 4)
-    return out
+@dataclass
+class _TableSums:
+    """Draws, live draws and (with claims recorded) turns over a kind of table's hands."""
+
+    hands: int = 0
+    draws: int = 0
+    live: int = 0
+    turns: int | None = 0
+
+    def add(self, cols: dict) -> None:
+        self.hands += len(cols["end"])
+        self.draws += int((cols["end"] == 0).sum())
+        draws = cols["draws"].astype(np.int64)
+        self.live += int(draws.sum())
+        if "claims" in cols and self.turns is not None:
+            self.turns += int((draws + cols["claims"].astype(np.int64).sum(axis=1) + 1).sum())
+        else:
+            self.turns = None
+
+    def figures(self) -> dict[str, float]:
+        """Draw rate, live draws per hand and turns per seat per hand: every turn starts
+        with a live draw or a claim, and the dealer's first with neither."""
+        out = {"draw_rate": self.draws / self.hands, "draws_per_hand": self.live / self.hands}
+        if self.turns is not None:
+            out["turns_per_seat"] = self.turns / self.hands / 4
+        return out
+
+
+class _Reducer:
+    """Takes (table, start, columns) results and reduces each chunk of deals to sums once
+    its five tables are in."""
+
+    def __init__(self, chunks: dict[int, int]):
+        self.chunks = chunks                  # start -> deals in the chunk
+        self.waiting: dict[int, dict] = {}
+        self.edge = _ClusterSums(4)
+        self.by_seat = [_ClusterSums(1) for _ in range(4)]
+        self.diffs: dict[str, _ClusterSums] = {}
+        self.challenger, self.baseline, self.opponents = _PlayerSums(), _PlayerSums(), _PlayerSums()
+        self.base_table, self.mixed_tables = _TableSums(), _TableSums()
+
+    def take(self, result: tuple) -> None:
+        table, start, cols = result
+        got = self.waiting.setdefault(start, {})
+        got[table] = cols
+        if len(got) == 5:
+            self._reduce(start, self.waiting.pop(start))
+
+    def _reduce(self, start: int, cols: dict) -> None:
+        deals = self.chunks[start]
+        flags = {t: _seat_flags(cols[t], start, deals) for t in range(5)}
+        base = flags[4]
+        for key in base:
+            diff = np.stack([flags[j][key][:, j] - base[key][:, j] for j in range(4)], axis=1)
+            if key == "net":
+                self.edge.add(diff)
+                for j in range(4):
+                    self.by_seat[j].add(diff[:, j])
+            else:
+                self.diffs.setdefault(key, _ClusterSums(4)).add(diff)
+        for j in range(4):
+            self.challenger.add(flags[j], cols[j], [j])
+            self.opponents.add(flags[j], cols[j], [s for s in range(4) if s != j])
+            self.mixed_tables.add(cols[j])
+        self.baseline.add(base, cols[4], [0, 1, 2, 3])
+        self.base_table.add(cols[4])
 
 
 def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | PlayerSpec = "greedy", *,
@@ -343,31 +442,23 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
             progress(done, total)
 
     t0 = time.perf_counter()
-    merged = _merge(_run_tasks(tasks, workers, advance), len(tables), deals)
+    reducer = _Reducer({start: min(chunk, deals - start) for start in range(0, deals, chunk)})
+
+    def take(result: tuple) -> None:
+        reducer.take(result)
+        advance(len(result[2]["end"]))
+
+    _run_tasks(tasks, workers, take)
     seconds = time.perf_counter() - t0
-    flags = [_seat_flags(cols, deals) for cols in merged]
-    base_flags = flags[4]
-
-    def paired(key: str, seat: int | None = None) -> Interval:
-        # column j: the challenger's seat j in seating j, minus seat j at the baseline table
-        diff = np.stack([flags[j][key][:, j] - base_flags[key][:, j] for j in range(4)], axis=1)
-        return clustered_mean(diff if seat is None else diff[:, [seat]])
-
-    keys = ["won", "dealt_in"] + (["claims"] if "claims" in base_flags else [])
-    ch_flags = {k: np.stack([flags[j][k][:, j] for j in range(4)], axis=1) for k in base_flags}
-    opp = {k: np.concatenate([flags[j][k][:, [s for s in range(4) if s != j]] for j in range(4)], axis=1)
-           for k in base_flags}
-    ch_stats = _player_stats(str(ch), ch_flags, merged[:4], [[j] for j in range(4)])
-    base_stats = _player_stats(f"{base} (4x {base})", base_flags, merged[4:], [[0, 1, 2, 3]])
-    opp_stats = _player_stats(f"{base} (with {ch})", opp, merged[:4],
-                              [[s for s in range(4) if s != j] for j in range(4)])
-    table_figs = {f"4x {base}": _table_figures(merged[4:]), f"{ch} + 3x {base}": _table_figures(merged[:4])}
+    r = reducer
     return ArenaResult(
         rules=rules, challenger=ch, baseline=base, deals=deals, seed=seed,
-        edge=paired("net"), edge_by_seat=tuple(paired("net", j) for j in range(4)),
-        differences={k: paired(k) for k in keys},
-        challenger_stats=ch_stats, baseline_stats=base_stats, opponents_stats=opp_stats,
-        tables=table_figs, seconds=seconds,
+        edge=r.edge.interval(), edge_by_seat=tuple(s.interval() for s in r.by_seat),
+        differences={k: r.diffs[k].interval() for k in ("won", "dealt_in", "claims") if k in r.diffs},
+        challenger_stats=r.challenger.stats(str(ch)), baseline_stats=r.baseline.stats(f"{base} (4x {base})"),
+        opponents_stats=r.opponents.stats(f"{base} (with {ch})"),
+        tables={f"4x {base}": r.base_table.figures(), f"{ch} + 3x {base}": r.mixed_tables.figures()},
+        seconds=seconds,
     )
 
 
