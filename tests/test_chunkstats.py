@@ -216,3 +216,19 @@ def test_bad_input_still_exits_2(tmp_path, capsys):
     assert "no such dataset" in capsys.readouterr().err
     (tmp_path / "empty").mkdir()
     assert main(["report", str(tmp_path / "empty")]) == 2
+
+
+def test_a_rewritten_chunk_is_read_again(tmp_path):
+    """Chunk parts are kept for the process (a precision run or a balance search summarises
+    a growing dataset again and again), keyed by each file's size and modification time."""
+    import shutil
+
+    root = tmp_path / "d"
+    fake_game.make_dataset(root, hands=640, chunk=320)
+    first = stats.variant_stats(root)
+    assert stats.variant_stats(root).rates == first.rates      # from the kept parts
+    shutil.rmtree(root)
+    fake_game.make_dataset(root, hands=640, chunk=320, simulator="fake_game:simulate_chunk_few_wins")
+    again = stats.variant_stats(root)
+    win = {r.key: r.count for r in again.rates}["outcome", "win"]
+    assert win < {r.key: r.count for r in first.rates}["outcome", "win"]

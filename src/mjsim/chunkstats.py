@@ -20,6 +20,7 @@ numpy release the GIL for the heavy parts) and could run anywhere else.
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections import Counter
@@ -529,8 +530,30 @@ def variant_sums(root: Path, variant: str, workers: int | None = None) -> Varian
     if not chunks:
         raise ValueError(f"{root} has no hands of variant {variant!r}")
     game = game_of(chunks[0])
-    parts = _map(lambda c: _chunk_part([c], game), chunks, workers)
+    parts = _map(lambda c: _cached_part(_identity(c), game), chunks, workers)
     return _merge(parts)
+
+
+def _identity(chunk: ChunkFiles) -> tuple:
+    """A chunk's files with their size and modification time: a file rewritten (a resumed
+    or redone chunk) is a new identity, so a cached part is never stale."""
+    def stamp(path: Path | None):
+        if path is None:
+            return None
+        st = path.stat()
+        return (str(path), st.st_size, st.st_mtime_ns)
+
+    return (chunk.start, chunk.count, stamp(chunk.hands), stamp(chunk.wins), stamp(chunk.payments))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_part(identity: tuple, game: str) -> _Part:
+    """A chunk's part, kept for the process: a precision run or a balance search summarises
+    a growing dataset again and again, and each chunk is then read once (a part is a few
+    tens of kB)."""
+    start, count, hands, wins, payments = identity
+    chunk = ChunkFiles(start, count, Path(hands[0]), Path(wins[0]), Path(payments[0]) if payments else None)
+    return _chunk_part([chunk], game)
 
 
 def _merge(parts: list[_Part]) -> VariantSums:
