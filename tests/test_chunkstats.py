@@ -232,3 +232,15 @@ def test_a_rewritten_chunk_is_read_again(tmp_path):
     again = stats.variant_stats(root)
     win = {r.key: r.count for r in again.rates}["outcome", "win"]
     assert win < {r.key: r.count for r in first.rates}["outcome", "win"]
+
+
+def test_slices_of_a_chunk_merge_to_the_whole_chunk(plans, monkeypatch):
+    """A chunk is read in slices of whole sessions (memory bounded whatever --chunk is):
+    slices of about 100 hands give what one slice per chunk gives, paired included."""
+    whole = stats.variant_stats(plans[6400])
+    monkeypatch.setattr(chunkstats, "SLICE_HANDS", 100)
+    chunkstats._cached_parts.cache_clear()
+    sliced = stats.variant_stats(plans[6400])
+    _assert_same_stats(whole, sliced)
+    comps = stats.compare(sliced, stats.variant_stats(plans[640]))
+    assert all(c.diff == pytest.approx(0, abs=1e-12) for c in comps)

@@ -177,11 +177,9 @@ class HandFrame:
     ``pay_all``, ``payr:R``.
     """
 
-    def __init__(self, hands, wins, payments=None, rows: np.ndarray | None = None):
-        order = np.argsort(_np(hands.column("hand_index")), kind="stable")
-        if rows is not None:
-            order = order[rows]
-        self.hands = hands.take(order) if not np.array_equal(order, np.arange(hands.num_rows)) else hands
+    def __init__(self, hands, wins, payments=None):
+        """`hands` in hand order; `wins` and `payments` may hold rows of other hands too."""
+        self.hands = hands
         self.hand_index = _np(self.hands.column("hand_index")).astype(np.int64)
         self.size = len(self.hand_index)
         self.wins = wins
@@ -427,15 +425,71 @@ def game_of(chunk: ChunkFiles) -> str:
     return str(column[0]) if len(column) else ""
 
 
-def _chunk_part(chunks: Sequence[ChunkFiles], game: str) -> _Part:
-    hands, wins, payments = _read_chunks(chunks)
-    f = HandFrame(hands, wins, payments)
+#: hands per slice of a chunk: a slice's per-hand columns (a few hundred float64 arrays) are
+#: what a reader holds at once, whatever the chunk size (--chunk goes up to 1,000,000)
+SLICE_HANDS = 16_384
+
+
+def _in_hand_order(table):
+    if table is None:
+        return None
+    idx = _np(table.column("hand_index"))
+    if len(idx) < 2 or bool((np.diff(idx) >= 0).all()):
+        return table
+    return table.take(np.argsort(idx, kind="stable"))
+
+
+class _Tables:
+    """A chunk's (or chunk group's) three tables in hand order, cut into frames of whole
+    sessions of at most about SLICE_HANDS hands."""
+
+    def __init__(self, chunks: Sequence[ChunkFiles]):
+        hands, wins, payments = _read_chunks(chunks)
+        self.hands, self.wins, self.payments = map(_in_hand_order, (hands, wins, payments))
+        self.hand_index = _np(self.hands.column("hand_index")).astype(np.int64)
+        self._wins_index = _np(self.wins.column("hand_index")).astype(np.int64)
+        self._pay_index = None if self.payments is None else _np(self.payments.column("hand_index")).astype(np.int64)
+
+    def _rows_of(self, table, index: np.ndarray, first: int, last: int):
+        if table is None:
+            return None
+        lo, hi = np.searchsorted(index, [first, last], side="left")[0], np.searchsorted(index, last, side="right")
+        return table.slice(lo, hi - lo)
+
+    def frame(self, rows: np.ndarray) -> HandFrame:
+        """The frame of these hand rows (increasing positions in hand order)."""
+        contiguous = len(rows) == 0 or rows[-1] - rows[0] + 1 == len(rows)
+        hands = self.hands.slice(int(rows[0]), len(rows)) if contiguous and len(rows) else self.hands.take(rows)
+        first, last = (int(self.hand_index[rows[0]]), int(self.hand_index[rows[-1]])) if len(rows) else (0, -1)
+        return HandFrame(hands, self._rows_of(self.wins, self._wins_index, first, last),
+                         self._rows_of(self.payments, self._pay_index, first, last))
+
+    def slices(self, rows: np.ndarray) -> list[np.ndarray]:
+        """`rows` cut into runs of whole sessions of at most about SLICE_HANDS hands."""
+        session = _np(self.hands.column("session"))[rows]
+        starts = _session_starts(session)
+        cuts, last = [0], 0
+        for st in starts[1:]:
+            if st - last >= SLICE_HANDS:
+                cuts.append(int(st))
+                last = int(st)
+        cuts.append(len(rows))
+        return [rows[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def _chunk_parts(chunks: Sequence[ChunkFiles], game: str) -> tuple:
+    tables = _Tables(chunks)
+    rows = np.arange(tables.hands.num_rows)
+    return tuple(_frame_part(tables.frame(r), game) for r in tables.slices(rows))
+
+
+def _frame_part(f: HandFrame, game: str) -> _Part:
     part = _Part(hands=f.size)
     part.game = game
     part.found = f.names()
     part.has_turn = f.has("wins", "turn")
     part.has_claims = f.has("hands", "claims_0")
-    part.has_payments = payments is not None
+    part.has_payments = f.payments is not None
     has_fire = f.has("hands", "fire_0")
     part.fire = has_fire and any(f[f"any:fire_{s}"].any() for s in range(4))
     lists = M.lists_for(part.game or "", part.found, part.has_turn, part.has_claims, part.has_payments)
@@ -530,8 +584,8 @@ def variant_sums(root: Path, variant: str, workers: int | None = None) -> Varian
     if not chunks:
         raise ValueError(f"{root} has no hands of variant {variant!r}")
     game = game_of(chunks[0])
-    parts = _map(lambda c: _cached_part(_identity(c), game), chunks, workers)
-    return _merge(parts)
+    parts = _map(lambda c: _cached_parts(_identity(c), game), chunks, workers)
+    return _merge([p for chunk_parts in parts for p in chunk_parts])
 
 
 def _identity(chunk: ChunkFiles) -> tuple:
@@ -547,13 +601,13 @@ def _identity(chunk: ChunkFiles) -> tuple:
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_part(identity: tuple, game: str) -> _Part:
-    """A chunk's part, kept for the process: a precision run or a balance search summarises
+def _cached_parts(identity: tuple, game: str) -> tuple:
+    """A chunk's parts, kept for the process: a precision run or a balance search summarises
     a growing dataset again and again, and each chunk is then read once (a part is a few
     tens of kB)."""
     start, count, hands, wins, payments = identity
     chunk = ChunkFiles(start, count, Path(hands[0]), Path(wins[0]), Path(payments[0]) if payments else None)
-    return _chunk_part([chunk], game)
+    return _chunk_parts([chunk], game)
 
 
 def _merge(parts: list[_Part]) -> VariantSums:
@@ -626,19 +680,22 @@ class PairedSums:
     down: list
 
 
-def _paired_part(group, defs: Sequence, lists: M.Lists) -> dict:
-    ga, gb = group
-    ha, wa, pa = _read_chunks(ga)
-    hb, wb, pb = _read_chunks(gb)
-    ia = _np(ha.column("hand_index")).astype(np.int64)
-    ib = _np(hb.column("hand_index")).astype(np.int64)
-    common = np.intersect1d(ia, ib)
-    fa = HandFrame(ha, wa, pa, rows=np.searchsorted(np.sort(ia), common))
-    fb = HandFrame(hb, wb, pb, rows=np.searchsorted(np.sort(ib), common))
+def _paired_parts(group, defs: Sequence, lists: M.Lists) -> list[dict]:
+    """The parts of one chunk group: its matched hands cut into slices of whole sessions."""
+    ta, tb = _Tables(group[0]), _Tables(group[1])
+    common = np.intersect1d(ta.hand_index, tb.hand_index)
+    ra, rb = np.searchsorted(ta.hand_index, common), np.searchsorted(tb.hand_index, common)
+    out = []
+    for rows in ta.slices(np.arange(len(common))):
+        out.append(_paired_part(ta.frame(ra[rows]), tb.frame(rb[rows]), defs, lists))
+    return out
+
+
+def _paired_part(fa: HandFrame, fb: HandFrame, defs: Sequence, lists: M.Lists) -> dict:
     starts = _session_starts(_np(fa.hands.column("session")))
     kinds = {k: i for i, k in enumerate(sorted(set(lists.kinds) | set(fa.names()["kinds"]) | set(fb.names()["kinds"])))}
     same = int((fa.play_signature(kinds, lists.has_claims) == fb.play_signature(kinds, lists.has_claims)).sum())
-    out = {"hands": len(common), "sessions": len(starts), "same": same, "m": {}, "n": {}}
+    out = {"hands": fa.size, "sessions": len(starts), "same": same, "m": {}, "n": {}}
     sums: dict = {}
 
     def g(frame, side: str, key: str) -> np.ndarray:
@@ -668,7 +725,8 @@ def paired_sums(a: tuple[Path, str], b: tuple[Path, str], defs: Sequence, lists:
     """Per measure of `defs`, both variants' totals and Σ_g u_g² of the paired difference of
     the two ratios over hands matched by hand_index, u_g = (Yb_g - Rb Nb_g)/ΣNb - (Ya_g - Ra Na_g)/ΣNa."""
     groups = chunk_groups(variant_files(Path(a[0]), a[1]), variant_files(Path(b[0]), b[1]))
-    parts = _map(lambda grp: _paired_part(grp, defs, lists), groups, workers)
+    parts = [p for group_parts in _map(lambda grp: _paired_parts(grp, defs, lists), groups, workers)
+             for p in group_parts]
     Ya, Yb, Na, Nb, G, SS, up, down = ([] for _ in range(8))
     for d in defs:
         rows = [p["m"][d.key] for p in parts]
