@@ -423,8 +423,9 @@ PAYMENT_LIMIT = 2**31 - 1
 def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
     """The largest single payment a rule set can make -> (amount, key, how it is made).
 
-    `key` is the parameter to blame: `base` when it is above 1, else the value or
-    multiplier that makes the largest payment.  Exact products of the factors RULES §2.5
+    `key` is the parameter to blame: the largest factor of that payment (`base`, the value,
+    the multiplier, the birds' 2^birds), so `multipliers.qingyise = 100000000` names
+    `multipliers.qingyise`, not the wild category it happens to multiply.  Exact products of the factors RULES §2.5
     and §3.2-3.5 allow at once (the fire exponent counts only seats that can be on fire).
     """
     base = tree["base"]
@@ -441,19 +442,23 @@ def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
                 piao = (tree["piao"][p] + tree["piao"][r]) if key.startswith("values.") else 0
                 amount = (value * base << fire) * dealer + piao * base
                 if amount > best[0]:
+                    blame = key if value >= base else "base"      # the larger factor
                     how = f"{key} {value} × base {base}" + (f" × fire 2^{fire}" if fire else "") + \
                           (" × dealer 2" if dealer > 1 else "") + (f" + piao {piao} × base {base}" if piao else "")
-                    best = (amount, key, how)
+                    best = (amount, blame, how)
         amount, key, how = best
     else:
         m = tree["multipliers"]
         basic = max((m["yingzhuang"], "multipliers.yingzhuang"),
                     max((m["pinghu"] * m[c], f"multipliers.{c}") for c in WILD_CATEGORIES))
-        ctx = max(m["gangshanghua"], m["qiangganghu"], m["gangshangpao"])
-        score = base * basic[0] * m["qingyise"] * m["xiaoqidui"] * ctx
-        amount, key = score << tree["birds"], basic[1]
+        ctx = max((m[c], f"multipliers.{c}") for c in ("gangshanghua", "qiangganghu", "gangshangpao"))
+        factors = [(base, "base"), basic, (m["qingyise"], "multipliers.qingyise"),
+                   (m["xiaoqidui"], "multipliers.xiaoqidui"), ctx, (1 << tree["birds"], "birds")]
+        score = base * basic[0] * m["qingyise"] * m["xiaoqidui"] * ctx[0]
+        # the first of the largest factors: base on a tie, as before
+        amount, key = score << tree["birds"], max(factors, key=lambda f: f[0])[1]
         how = (f"base {base} × {basic[1]} {basic[0]} × qingyise {m['qingyise']} × xiaoqidui "
-               f"{m['xiaoqidui']} × context {ctx} × bird 2^{tree['birds']}")
+               f"{m['xiaoqidui']} × context {ctx[0]} × bird 2^{tree['birds']}")
         if tree["score_cap"]:
             amount, key, how = min(amount, tree["score_cap"]), "score_cap", how + f", capped at {tree['score_cap']}"
         instant = tree["instant_win_score"] * base
@@ -461,8 +466,6 @@ def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
             instant = min(instant, tree["score_cap"])
         if instant > amount:
             amount, key, how = instant, "instant_win_score", f"instant_win_score {tree['instant_win_score']} × base {base}"
-    if base > 1 and key != "score_cap":
-        key = "base"
     return amount, key, how
 
 
