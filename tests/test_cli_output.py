@@ -144,6 +144,16 @@ def test_unknown_rules_key_gets_did_you_mean():
         mjsim.Rules.load("anhua", brids=2)
     with pytest.raises(RulesError, match=r"did you mean 'multipliers.qingyise'\?"):
         mjsim.Rules.load("anhua", **{"multipliers.qingyse": 2})
+    for game, key, near in (("anhua", "qingyise", "multipliers.qingyise"),     # a bare id finds its table
+                            ("anhua", "multiplier.qingyise", "multipliers.qingyise"),
+                            ("wanzai", "pinhu", "values.pinghu"),
+                            ("anhua", "kongvalues.added", "kong_values.added")):  # the other game's key
+        with pytest.raises(RulesError) as e:
+            mjsim.Rules.load(game, **{key: 2})
+        assert f"did you mean '{near}'?" in str(e.value)
+    assert "that is a wanzai key" in str(e.value)
+    with pytest.raises(RulesError, match="known keys: rules, base"):      # nothing near: the list
+        mjsim.Rules.load("anhua", zzzz=1)
 
 
 @pytest.mark.parametrize("key, overrides", [

@@ -364,9 +364,26 @@ def _unknown_key(source: str, game: str, dotted: str) -> RulesError:
             source,
             top,
         )
-    near = difflib.get_close_matches(top, list(schema), n=1)
-    hint = f"did you mean '{near[0]}'?" if near else f"known keys: {', '.join(schema)}"
-    return RulesError(f"{source}: unknown key '{top}' ({hint})", source, top)
+    near = _nearest_key(game, dotted)
+    if near:
+        hint = f"did you mean '{near}'?"
+    else:
+        other = next(((g, k) for g in SHIPPED if g != game for k in [_nearest_key(g, dotted)] if k), None)
+        hint = (f"did you mean '{other[1]}'? that is a {other[0]} key; this rule set has rules = \"{game}\""
+                if other else f"known keys: {', '.join(schema)}")
+    return RulesError(f"{source}: unknown key '{dotted if '.' in dotted else top}' ({hint})", source, top)
+
+
+def _nearest_key(game: str, text: str) -> str | None:
+    """The key of `game` closest to `text` (difflib), dotted keys of tables included; a bare
+    table id finds its table (`qingyise` -> `multipliers.qingyise`)."""
+    schema = SCHEMA[game]
+    ids = {i: f"{k}.{i}" for k, spec in schema.items() if isinstance(spec, _Table) for i in spec.ids}
+    near = difflib.get_close_matches(text, list(schema) + list(ids.values()), n=1)
+    if near:
+        return near[0]
+    near = difflib.get_close_matches(text, list(ids), n=1)
+    return ids[near[0]] if near else None
 
 
 def _merge(base: dict, update: Mapping, game: str, source: str) -> dict:
