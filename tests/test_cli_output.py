@@ -63,6 +63,14 @@ def test_report_compare_query_hand_piped_are_whole(dataset, capsys, tmp_path):
     assert "qixing_shisanlan 七星十三爛" in outputs[0]
 
 
+def test_sweep_piped_is_whole(capsys, tmp_path):
+    code, out, err = run(capsys, "sweep", "--rules", "anhua", "--grid", "birds=0,1", "--hands", "800",
+                         "--workers", "1", "--out", tmp_path / "s", "--no-progress")
+    assert code == 0, err
+    assert CUT not in out and CUT not in err
+    assert "dealer − non-dealer" in out and "defined by the change of birds" in out   # the widest cell, whole
+
+
 def test_piped_output_is_whole_in_a_subprocess_with_columns_80(dataset):
     """What a CI log gets (COLUMNS=80 included): the same whole table."""
     env = dict(os.environ, COLUMNS="80")
