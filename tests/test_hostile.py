@@ -23,6 +23,11 @@ from cli_helpers import cli, one_line
 
 FAKE = "fake_game:simulate_chunk"
 README = Path(__file__).resolve().parents[1] / "README.md"
+CLI_GUIDE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "cli.md"   # README's examples moved here
+
+
+def _example_lines() -> list[str]:
+    return README.read_text().splitlines() + CLI_GUIDE.read_text().splitlines()
 WANZAI = mjsim.Rules.load("wanzai")
 ANHUA = mjsim.Rules.load("anhua")
 
@@ -70,7 +75,7 @@ def test_markup_in_options_is_quoted_verbatim(capsys, tmp_path):
 
 
 def test_the_readme_meld_example_shows_its_melds(capsys):
-    line = next(l for l in README.read_text().splitlines() if l.startswith('mjsim hand "11m" --melds'))
+    line = next(l for l in _example_lines() if l.startswith('mjsim hand "11m" --melds'))
     argv = shlex.split(line.split("#")[0])[1:]
     code, out, _ = cli(capsys, *argv)
     assert code == 0
@@ -137,7 +142,7 @@ def test_query_limit(dataset, capsys):
 
 
 def _readme_queries() -> list[str]:
-    return [l for l in README.read_text().splitlines() if l.startswith("mjsim query ")]
+    return [l for l in _example_lines() if l.startswith("mjsim query ")]
 
 
 def test_the_readme_query_examples_run(dataset, capsys, monkeypatch, tmp_path):

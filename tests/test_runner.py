@@ -292,7 +292,7 @@ def test_ctrl_c_on_a_process_pool_keeps_chunks_and_says_how_to_resume(tmp_path):
 @pytest.mark.parametrize("kw, message", [
     (dict(hands=0), "--hands (number of hands) must be 1 or more, got 0"),
     (dict(hands=-5), "must be 1 or more, got -5"),
-    (dict(hands=1000, session_hands=16), "not a whole number of sessions"),
+    (dict(hands=1000, session_hands=16), "not a whole number of 16-hand sessions"),
     (dict(hands=3200, chunk=1000, session_hands=16), "--chunk 1000 must be a multiple of --session-hands 16"),
     (dict(seed=-1), "--seed must be 0 or more"),
     (dict(seed=2**64), "--seed must be at most 18,446,744,073,709,551,615"),

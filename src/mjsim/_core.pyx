@@ -364,6 +364,21 @@ def _rows_ok(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, 
 ROW_CHECK_SIMD = bool(MJSIM_ROW_SIMD)
 
 
+cdef extern from *:
+    """
+    /* setup.py defines MJSIM_DEBUG for the bounds-checked build */
+    #ifdef MJSIM_DEBUG
+    #define MJSIM_IS_DEBUG_BUILD 1
+    #else
+    #define MJSIM_IS_DEBUG_BUILD 0
+    #endif
+    """
+    int MJSIM_IS_DEBUG_BUILD
+
+# True in the bounds-checked build (MJSIM_DEBUG=1 at build time): the CLI says so on stderr
+DEBUG_BUILD = bool(MJSIM_IS_DEBUG_BUILD)
+
+
 cdef int _batch_kinds(CoreConfig config, int indicator) except -1:
     """The kinds a batch's rows may hold, after checking the indicator for the game."""
     anhua = config.cfg.game == _eval.GAME_ANHUA

@@ -421,7 +421,8 @@ _FORMAT = 3
 # magic, format, pad, build key, checksum, then per group (suits, honors): entries, mask entries
 _HEADER = struct.Struct("<8sII32sQQQQQ")
 _ALIGN = 64
-_KEEP = 3            # cache files of other builds kept besides this build's
+_KEEP = 1            # cache files of other builds kept besides this build's: the other
+                     # flavour's (tests run the debug build, `mjsim` the release one)
 _MAP = None          # the mapped cache file, kept open while its pages back the tables
 SOURCE = None        # "built", "cache" or "built+saved": how this process got its tables
 
@@ -438,10 +439,15 @@ def cache_path():
     The directory is $MJSIM_CACHE_DIR, else $XDG_CACHE_HOME/mjsim, else ~/.cache/mjsim."""
     if os.environ.get("MJSIM_TABLE_CACHE", "1").strip().lower() in ("0", "no", "off", "false"):
         return None
+    return os.path.join(cache_dir(), "tables-" + _module_key()[:8].hex() + ".bin")
+
+
+def cache_dir():
+    """$MJSIM_CACHE_DIR, else $XDG_CACHE_HOME/mjsim, else ~/.cache/mjsim (`mjsim cache`)."""
     root = os.environ.get("MJSIM_CACHE_DIR")
     if not root:
         root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mjsim")
-    return os.path.join(root, "tables-" + _module_key()[:8].hex() + ".bin")
+    return root
 
 
 def _layout(sizes):

@@ -498,3 +498,37 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
                      f"live draws per hand {figs['draws_per_hand']:.1f}{turns}")
     lines.append(f"{5 * r.deals:,} hands in {r.seconds:.1f} s")
     return lines
+
+
+def result_dict(result: ArenaResult) -> dict:
+    """Every figure of a result as plain JSON-able values (intervals as mean/low/high/se)."""
+    import dataclasses
+
+    out = {}
+    for f in dataclasses.fields(result):
+        value = getattr(result, f.name)
+        if isinstance(value, Rules):
+            value = {"game": value.game, "variant": value.variant, "hash": value.hash}
+        elif isinstance(value, PlayerSpec):
+            value = str(value)
+        elif dataclasses.is_dataclass(value):
+            value = dataclasses.asdict(value)
+        elif isinstance(value, tuple):
+            value = [dataclasses.asdict(v) for v in value]
+        elif isinstance(value, dict):
+            value = {k: dataclasses.asdict(v) if dataclasses.is_dataclass(v) else v for k, v in value.items()}
+        out[f.name] = value
+    return out
+
+
+def write_json(result: ArenaResult, path) -> Path:
+    """The result as one JSON file (written beside and renamed: complete or absent)."""
+    import json
+    from pathlib import Path
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(result_dict(result), ensure_ascii=False, indent=1, default=float))
+    tmp.replace(path)
+    return path

@@ -1,12 +1,14 @@
 """The `mjsim` command.
 
 Every user error (bad tile, bad rules key, bad value) ends as one line on stderr and exit
-code 2, never a traceback.
+code 2, never a traceback; a failure of the machine or of a library (memory, disk, a lost
+connection) ends as one line and exit code 1.
 """
 from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -17,8 +19,27 @@ from rich.markup import escape
 from rich.table import Table
 
 from mjsim import engine
+from mjsim.names import label
 from mjsim.rules import Rules, RulesError, parse_override
 from mjsim.tiles import format_tiles, parse_tiles
+
+def _hide_flag_types() -> None:
+    """Typer's rich help writes a flag's type beside it (`--help <bool>`): a flag takes no
+    value, so show none (options that take a value keep theirs)."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+    if getattr(shown, "_mjsim_flags_hidden", False):
+        return
+
+    def display_type_rich(self, ctx):
+        return None if self.is_flag and self.metavar is None else shown(self, ctx)
+
+    display_type_rich._mjsim_flags_hidden = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_hide_flag_types()
 
 app = typer.Typer(
     add_completion=False,
@@ -28,6 +49,17 @@ app = typer.Typer(
 )
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
+
+# Without a terminal (a file, a pipe, a CI log) rich would lay tables out in 80 columns and
+# cut cells ("qixing…"); no table of mjsim's is this wide, so piped output is always whole.
+PIPE_WIDTH = 10_000
+
+
+def whole_width(c: Console) -> None:
+    """Give a console that does not write to a terminal room for every table at full width
+    (COLUMNS included: a CI log's 80 would cut them again)."""
+    if not c.is_terminal:
+        c.width = PIPE_WIDTH
 
 
 def error_line(message) -> None:
@@ -54,6 +86,13 @@ def parse_meld_option(text: str) -> list[tuple[str, str]]:
             raise ValueError(f"meld {part!r} must look like kind:tiles, e.g. pung:111m")
         melds.append((kind.strip(), tiles.strip()))
     return melds
+
+
+def _print_json(value) -> None:
+    """JSON on stdout, whole (never through rich: no wrapping, no markup)."""
+    import json
+
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=1, default=str) + "\n")
 
 
 def _tiles(kinds, chinese: bool) -> str:
@@ -87,33 +126,59 @@ def hand(
     context: Optional[str] = typer.Option(None, "--context", help="gangshanghua, qiangganghu or gangshangpao."),
     chinese: bool = typer.Option(False, "--chinese", help="Show tiles with Chinese names."),
     settings: list[str] = typer.Option([], "--set", help="Override a rule parameter: key=value (repeatable)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object instead of a table."),
 ):
-    """Evaluate a hand: win, pattern, points, shanten and waits."""
+    """Evaluate a hand: win, pattern (with its Chinese name), points, shanten and waits."""
     r = load_rules(rules, settings)
     meld_list = parse_meld_option(melds)
     kinds = parse_tiles(tiles)
-    n_melds = len(meld_list)
+    facts = _hand_facts(r, kinds, meld_list, discard, win_tile, wild, context, chinese)
+    if json_out:
+        _print_json(facts)
+        return
     table = Table(show_header=False, box=None)
-    table.add_row("rules", escape(f"{r.game} ({r.variant})"))
-    table.add_row("hand", escape(_tiles(kinds, chinese) + "".join(f"  [{k} {_tiles(parse_tiles(t), chinese)}]" for k, t in meld_list)))
+    for key, value in facts.items():
+        if key == "melds":
+            continue
+        if key in ("pattern", "wild_category"):
+            value = label(value)
+        elif key == "properties":
+            value = ", ".join(label(p) for p in value)
+        elif key == "points":
+            value = f"{value} per payer ({'discarder pays' if discard else 'each other player pays'})"
+        elif key == "win":
+            value = "yes" if value else "no"
+        elif key == "waits":
+            value = value or "none"
+        table.add_row(key.replace("_", " "), escape(str(value)))
+    console.print(table)
+
+
+def _hand_facts(r: Rules, kinds, meld_list, discard, win_tile, wild, context, chinese) -> dict:
+    """What `mjsim hand` shows, as plain values (the table and --json print the same)."""
+    n_melds = len(meld_list)
+    facts: dict = {"rules": f"{r.game} ({r.variant})",
+                   "hand": _tiles(kinds, chinese) + "".join(f"  [{k} {_tiles(parse_tiles(t), chinese)}]"
+                                                             for k, t in meld_list),
+                   "melds": [[k, t] for k, t in meld_list]}
     if wild is not None and r.game == "anhua":
         ind = engine._indicator(r, wild)
-        table.add_row("wilds", escape(f"indicator {_tiles([ind], chinese)} → {_tiles(engine.wild_tiles(ind), chinese)}"))
+        facts["wilds"] = f"indicator {_tiles([ind], chinese)} → {_tiles(engine.wild_tiles(ind), chinese)}"
     if len(kinds) == 14 - 3 * n_melds:
         e = engine.evaluate(r, kinds, meld_list, win_tile=win_tile, self_draw=not discard, wild=wild, context=context)
-        table.add_row("win", "yes" if e.win else "no")
+        facts["win"] = bool(e.win)
         if e.win:
-            table.add_row("pattern", escape(e.pattern))
-            table.add_row("points", f"{e.points} per payer ({'discarder pays' if discard else 'each other player pays'})")
+            facts["pattern"] = e.pattern
+            facts["points"] = int(e.points)
         if e.properties:
-            table.add_row("properties", ", ".join(sorted(e.properties)))
+            facts["properties"] = sorted(e.properties)
         if e.category:
-            table.add_row("wild category", e.category)
-    table.add_row("shanten", str(engine.shanten(r, kinds, meld_list, wild=wild)))
+            facts["wild_category"] = e.category
+    facts["shanten"] = int(engine.shanten(r, kinds, meld_list, wild=wild))
     if len(kinds) == 13 - 3 * n_melds:
         w = engine.waits(r, kinds, meld_list, wild=wild)
-        table.add_row("waits", _tiles(parse_tiles("".join(w)), chinese) if w else "none")
-    console.print(table)
+        facts["waits"] = _tiles(parse_tiles("".join(w)), chinese) if w else ""
+    return facts
 
 
 # --------------------------------------------------------------------------------------
@@ -216,9 +281,11 @@ def simulate(
         "wild category.")),
     max_hands: int = typer.Option(10_000_000, "--max-hands", help="With --precision: the most hands to play."),
     allow_version_mix: bool = typer.Option(False, "--allow-version-mix", help=_RUN_HELP["version_mix"]),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write the summary's measures as a CSV table."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary's measures as JSON records."),
 ):
     """Play seeded hands into a Parquet dataset (resumable), then print a summary."""
-    from mjsim import report, runner, stats
+    from mjsim import runner
 
     r = load_rules(rules, settings)
     if precision:
@@ -230,14 +297,21 @@ def simulate(
         result = _run_precision(spec, out, targets, max_hands, lambda step: _run_specs(
             [step], out, workers, backend, scheduler, progress, allow_version_mix=allow_version_mix,
             scheduler_timeout=scheduler_timeout))
-        report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
-        err.print(_timing_line(result), highlight=False, markup=False)
-        err.print(f"dataset: {out}   full report: mjsim report {out}", highlight=False, markup=False)
+        _summary(out, spec.variant, result, csv, json_out)
         return
     spec = runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed, chunk=chunk)
     result = _run_specs([spec], out, workers, backend, scheduler, progress,
                         allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
-    report.print_summary(stats.summarize_all(out, only=[spec.variant]), console)
+    _summary(out, spec.variant, result, csv, json_out)
+
+
+def _summary(out, variant: str, result, csv: Optional[Path], json_out: Optional[Path]) -> None:
+    """simulate's end: the summary table (and its measures as files), the timing line."""
+    from mjsim import report, stats
+
+    found = stats.summarize_all(out, only=[variant])
+    report.print_summary(found, console)
+    _write_tables(report.report_frame(found), csv, json_out)
     err.print(_timing_line(result), highlight=False, markup=False)
     err.print(f"dataset: {out}   full report: mjsim report {out}", highlight=False, markup=False)
 
@@ -372,13 +446,19 @@ def query(
     sql: str = typer.Argument(..., help='SQL over the views hands, wins and payments, e.g. "SELECT pattern, count(*) FROM wins GROUP BY 1".'),
     limit: int = typer.Option(50, "--limit", help="Rows to show in the table (0 or more)."),
     csv: bool = typer.Option(False, "--csv", help="Print every row as CSV instead of a table."),
+    json_rows: bool = typer.Option(False, "--json", help="Print every row as a JSON record (one array) instead of a table."),
 ):
-    """Run SQL (DuckDB) over the dataset: tables `hands` and `wins` (quote the column "end")."""
+    """Run SQL (DuckDB) over the dataset: the views `hands`, `wins` and `payments` (quote the column "end")."""
     from mjsim import stats
 
     if limit < 0:
         raise ValueError(f"--limit must be 0 or more, got {limit}")
+    if csv and json_rows:
+        raise ValueError("--csv and --json: choose one")
     columns, rows = stats.query(directory, sql)
+    if json_rows:
+        _print_json([dict(zip(map(str, columns), row)) for row in rows])
+        return
     if csv:
         import csv as csv_module
 
@@ -408,6 +488,7 @@ def arena(
     workers: int = typer.Option(0, "--workers", "-w", help="Worker processes; 0 = all cores."),
     chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per task (default 2,000); does not change the result."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help=_RUN_HELP["progress"]),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure of the result as JSON."),
 ):
     """Duplicate arena: CHALLENGER in each seat against three baselines on the same deals;
     the edge in points per seat-hand with a deal-clustered 95% interval."""
@@ -420,6 +501,8 @@ def arena(
                                      progress=advance)
     for line in arena_mod.format_lines(result):
         console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if json_out is not None:
+        err.print(f"result: {arena_mod.write_json(result, json_out)}", highlight=False, markup=False)
 
 
 @app.command("fit-ev")
@@ -501,7 +584,61 @@ def replay(
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
+@app.command()
+def cache(
+    clear: bool = typer.Option(False, "--clear", help="Delete every table-cache file (each build rebuilds its own on first use)."),
+):
+    """List the table-cache files (one per build of the native core, about 79 MB each), or delete them."""
+    import datetime
+
+    from mjsim import _tables
+
+    folder = Path(_tables.cache_dir())
+    mine = _tables.cache_path()
+    files = sorted(folder.glob("tables-*.bin")) + sorted(folder.glob(".tables-*")) if folder.is_dir() else []
+    if clear:
+        freed = 0
+        for f in files:
+            with contextlib.suppress(FileNotFoundError):
+                size = f.stat().st_size
+                f.unlink()
+                freed += size
+        console.print(f"deleted {len(files)} file{'' if len(files) == 1 else 's'} ({freed / 1e6:,.1f} MB) "
+                      f"from {folder}", highlight=False, markup=False)
+        return
+    state = "off (MJSIM_TABLE_CACHE=0)" if mine is None else "on"
+    console.print(f"table cache: {folder} ({state})", highlight=False, markup=False)
+    for f in files:
+        st = f.stat()
+        when = datetime.datetime.fromtimestamp(st.st_mtime).strftime("%Y-%m-%d %H:%M")
+        note = "  this build" if mine is not None and str(f) == mine else ""
+        note = note or ("  unfinished save" if f.name.startswith(".") else "")
+        console.print(f"{f.name}  {st.st_size / 1e6:,.1f} MB  last used {when}{note}", highlight=False, markup=False)
+    total = sum(f.stat().st_size for f in files)
+    console.print(f"{len(files)} file{'' if len(files) == 1 else 's'}, {total / 1e6:,.1f} MB; `mjsim cache --clear` "
+                  f"deletes them (a save keeps this build's file and the one most recently used besides it)",
+                  highlight=False, markup=False)
+
+
+DEBUG_NOTICE = ("note: this mjsim is the debug build (bounds-checked, about 13x slower); "
+                "`pip install .` (or `pip install -e .` without MJSIM_DEBUG) gives the release build")
+
+
+def debug_notice() -> str | None:
+    """The stderr line for a debug build nobody asked for (MJSIM_BUILD=debug asks for it)."""
+    from mjsim import _core
+
+    if _core.DEBUG_BUILD and os.environ.get("MJSIM_BUILD", "") != "debug":
+        return DEBUG_NOTICE
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    whole_width(console)
+    whole_width(err)
+    notice = debug_notice()
+    if notice:
+        err.print(notice, highlight=False, markup=False, soft_wrap=True)
     try:
         # with standalone_mode=False click returns typer.Exit's code instead of raising it
         code = app(args=argv, standalone_mode=False)

@@ -443,17 +443,38 @@ def write_table(frame, path: str | Path) -> Path:
 # ------------------------------------------------------------------------------------
 # Plots (matplotlib, Agg, PNG embedded as base64)
 
-#: CJK-capable font families matplotlib may find (Debian: fonts-noto-cjk gives Noto Sans CJK)
+#: The CJK font mjsim ships (src/mjsim/data, made by tools/make_cjk_font.py: a subset of
+#: Noto Sans CJK TC, SIL OFL 1.1, with ASCII and every Chinese character mjsim writes): the
+#: HTML embeds it and the plots use it, so Chinese renders on a machine without a CJK font.
+CJK_FONT_FILE = Path(__file__).with_name("data") / "mjsim-cjk.otf"
+CJK_FONT_FAMILY = "mjsim CJK subset"
+#: installed CJK families matplotlib may use if the shipped file is missing
 CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP", "Source Han Sans SC",
              "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback", "AR PL UMing CN")
 
 
 def cjk_font() -> str | None:
-    """The first installed CJK font family, or None (plots then show ids only)."""
+    """The CJK family for the plots: the shipped subset (registered with matplotlib once),
+    else the first installed CJK font, else None (plots then show ids only)."""
     from matplotlib import font_manager
 
     names = {f.name for f in font_manager.fontManager.ttflist}
+    if CJK_FONT_FAMILY not in names and CJK_FONT_FILE.is_file():
+        try:
+            font_manager.fontManager.addfont(str(CJK_FONT_FILE))
+            names.add(CJK_FONT_FAMILY)
+        except (OSError, RuntimeError, ValueError):
+            pass
+    if CJK_FONT_FAMILY in names:
+        return CJK_FONT_FAMILY
     return next((f for f in CJK_FONTS if f in names), None)
+
+
+def cjk_font_data_url() -> str:
+    """The shipped font as a data URL for the HTML's @font-face ('' if it is missing)."""
+    if not CJK_FONT_FILE.is_file():
+        return ""
+    return "data:font/otf;base64," + base64.b64encode(CJK_FONT_FILE.read_bytes()).decode("ascii")
 
 
 def _plt():
@@ -759,7 +780,8 @@ class _Page:
         toc.append("</ul></nav>")
         stamp = f"mjsim {__version__}, {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}"
         template = Template((Path(__file__).with_name("report_template.html")).read_text(encoding="utf-8"))
-        return template.substitute(title=_esc(title), stamp=_esc(stamp), toc="\n".join(toc), body="\n".join(self.body))
+        return template.substitute(title=_esc(title), stamp=_esc(stamp), toc="\n".join(toc), body="\n".join(self.body),
+                                   cjk_font=cjk_font_data_url(), cjk_family=CJK_FONT_FAMILY)
 
 
 def _variant_html(page: _Page, s: VariantStats, heading: str) -> None:

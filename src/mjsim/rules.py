@@ -364,9 +364,26 @@ def _unknown_key(source: str, game: str, dotted: str) -> RulesError:
             source,
             top,
         )
-    near = difflib.get_close_matches(top, list(schema), n=1)
-    hint = f"did you mean '{near[0]}'?" if near else f"known keys: {', '.join(schema)}"
-    return RulesError(f"{source}: unknown key '{top}' ({hint})", source, top)
+    near = _nearest_key(game, dotted)
+    if near:
+        hint = f"did you mean '{near}'?"
+    else:
+        other = next(((g, k) for g in SHIPPED if g != game for k in [_nearest_key(g, dotted)] if k), None)
+        hint = (f"did you mean '{other[1]}'? that is a {other[0]} key; this rule set has rules = \"{game}\""
+                if other else f"known keys: {', '.join(schema)}")
+    return RulesError(f"{source}: unknown key '{dotted if '.' in dotted else top}' ({hint})", source, top)
+
+
+def _nearest_key(game: str, text: str) -> str | None:
+    """The key of `game` closest to `text` (difflib), dotted keys of tables included; a bare
+    table id finds its table (`qingyise` -> `multipliers.qingyise`)."""
+    schema = SCHEMA[game]
+    ids = {i: f"{k}.{i}" for k, spec in schema.items() if isinstance(spec, _Table) for i in spec.ids}
+    near = difflib.get_close_matches(text, list(schema) + list(ids.values()), n=1)
+    if near:
+        return near[0]
+    near = difflib.get_close_matches(text, list(ids), n=1)
+    return ids[near[0]] if near else None
 
 
 def _merge(base: dict, update: Mapping, game: str, source: str) -> dict:
@@ -423,8 +440,9 @@ PAYMENT_LIMIT = 2**31 - 1
 def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
     """The largest single payment a rule set can make -> (amount, key, how it is made).
 
-    `key` is the parameter to blame: `base` when it is above 1, else the value or
-    multiplier that makes the largest payment.  Exact products of the factors RULES §2.5
+    `key` is the parameter to blame: the largest factor of that payment (`base`, the value,
+    the multiplier, the birds' 2^birds), so `multipliers.qingyise = 100000000` names
+    `multipliers.qingyise`, not the wild category it happens to multiply.  Exact products of the factors RULES §2.5
     and §3.2-3.5 allow at once (the fire exponent counts only seats that can be on fire).
     """
     base = tree["base"]
@@ -441,19 +459,23 @@ def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
                 piao = (tree["piao"][p] + tree["piao"][r]) if key.startswith("values.") else 0
                 amount = (value * base << fire) * dealer + piao * base
                 if amount > best[0]:
+                    blame = key if value >= base else "base"      # the larger factor
                     how = f"{key} {value} × base {base}" + (f" × fire 2^{fire}" if fire else "") + \
                           (" × dealer 2" if dealer > 1 else "") + (f" + piao {piao} × base {base}" if piao else "")
-                    best = (amount, key, how)
+                    best = (amount, blame, how)
         amount, key, how = best
     else:
         m = tree["multipliers"]
         basic = max((m["yingzhuang"], "multipliers.yingzhuang"),
                     max((m["pinghu"] * m[c], f"multipliers.{c}") for c in WILD_CATEGORIES))
-        ctx = max(m["gangshanghua"], m["qiangganghu"], m["gangshangpao"])
-        score = base * basic[0] * m["qingyise"] * m["xiaoqidui"] * ctx
-        amount, key = score << tree["birds"], basic[1]
+        ctx = max((m[c], f"multipliers.{c}") for c in ("gangshanghua", "qiangganghu", "gangshangpao"))
+        factors = [(base, "base"), basic, (m["qingyise"], "multipliers.qingyise"),
+                   (m["xiaoqidui"], "multipliers.xiaoqidui"), ctx, (1 << tree["birds"], "birds")]
+        score = base * basic[0] * m["qingyise"] * m["xiaoqidui"] * ctx[0]
+        # the first of the largest factors: base on a tie, as before
+        amount, key = score << tree["birds"], max(factors, key=lambda f: f[0])[1]
         how = (f"base {base} × {basic[1]} {basic[0]} × qingyise {m['qingyise']} × xiaoqidui "
-               f"{m['xiaoqidui']} × context {ctx} × bird 2^{tree['birds']}")
+               f"{m['xiaoqidui']} × context {ctx[0]} × bird 2^{tree['birds']}")
         if tree["score_cap"]:
             amount, key, how = min(amount, tree["score_cap"]), "score_cap", how + f", capped at {tree['score_cap']}"
         instant = tree["instant_win_score"] * base
@@ -461,8 +483,6 @@ def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
             instant = min(instant, tree["score_cap"])
         if instant > amount:
             amount, key, how = instant, "instant_win_score", f"instant_win_score {tree['instant_win_score']} × base {base}"
-    if base > 1 and key != "score_cap":
-        key = "base"
     return amount, key, how
 
 

@@ -197,6 +197,19 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(evplayer.canonical(n) for n in names)
 
 
+def _not_whole_sessions(hands: int, session_hands: int) -> str:
+    """The refusal of a run that would end inside a session, with the nearest counts that work.
+    (Refused, not shortened: a shorter last session would make the dataset of --hands N differ
+    from the first N hands of a longer run, which resume and --precision rely on.)"""
+    below = hands // session_hands * session_hands
+    options = [f"--hands {n:,}" for n in (below, below + session_hands) if 0 < n <= MAX_HANDS]
+    lengths = [k for k in range(min(hands, MAX_SESSION_HANDS), 0, -1) if hands % k == 0]
+    nearest = min(lengths, key=lambda k: (abs(k - session_hands), -k))
+    options.append(f"--session-hands {nearest}")
+    return (f"--hands {hands:,} is not a whole number of {session_hands}-hand sessions (--session-hands "
+            f"{session_hands}); the nearest that work: {' or '.join(options)}")
+
+
 def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
               session_hands: int = DEFAULT_SESSION_HANDS, seed: int = 0, chunk: int | None = None,
               label: str = "", swept: Sequence[tuple[str, object]] = ()) -> RunSpec:
@@ -208,7 +221,7 @@ def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
     session_hands = _positive_int("--session-hands", session_hands, maximum=MAX_SESSION_HANDS)
     seed = _positive_int("--seed", seed, minimum=0, maximum=MAX_SEED)
     if hands % session_hands:
-        raise ValueError(f"--hands {hands} is not a whole number of sessions of --session-hands {session_hands}")
+        raise ValueError(_not_whole_sessions(hands, session_hands))
     if chunk is None:
         # the default chunk is a whole number of sessions, and never more than the run
         chunk = min(hands, max(session_hands, DEFAULT_CHUNK // session_hands * session_hands))

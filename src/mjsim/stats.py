@@ -302,7 +302,12 @@ def _base_connection(memory_limit: str | None):
 
     con = duckdb.connect()
     # our own output is the progress; row order never matters to an aggregate (less memory)
-    con.execute("SET enable_progress_bar = false")
+    try:
+        con.execute("SET enable_progress_bar = false")
+    except duckdb.InvalidInputException:
+        # in Jupyter without ipywidgets DuckDB refuses any change to this setting, which is
+        # already off there (the example notebook, docs/examples, runs into it)
+        pass
     con.execute("SET preserve_insertion_order = false")
     # spill (if ever) to the system's temporary directory, not the current one
     con.execute(f"SET temp_directory = {_sql_str(str(Path(tempfile.gettempdir()) / 'mjsim-duckdb'))}")
