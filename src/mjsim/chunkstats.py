@@ -600,11 +600,11 @@ def _identity(chunk: ChunkFiles) -> tuple:
     return (chunk.start, chunk.count, stamp(chunk.hands), stamp(chunk.wins), stamp(chunk.payments))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _cached_parts(identity: tuple, game: str) -> tuple:
     """A chunk's parts, kept for the process: a precision run or a balance search summarises
-    a growing dataset again and again, and each chunk is then read once (a part is a few
-    tens of kB)."""
+    a growing dataset again and again, and each chunk is then read once (a chunk's parts are
+    about 100 kB: at most 1,024 chunks are kept, about 100 MB)."""
     start, count, hands, wins, payments = identity
     chunk = ChunkFiles(start, count, Path(hands[0]), Path(wins[0]), Path(payments[0]) if payments else None)
     return _chunk_parts([chunk], game)
