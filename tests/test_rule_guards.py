@@ -286,3 +286,119 @@ def test_a_payment_of_2_31_minus_1_is_made_in_full():
     (w,) = h.wins
     assert (w.pattern, w.points, w.received) == ("pinghu", LIMIT, 3 * LIMIT)
     assert h.deltas == (3 * LIMIT, -LIMIT, -LIMIT, -LIMIT)
+
+
+# ------------------------------------------------------------------ ev: the special start and base
+
+SPECIALS = ("qingyise", "xiaoqidui", "gangshanghua", "qiangganghu", "gangshangpao")
+
+
+def _declared(h):
+    return [e.seat for e in h.events if e.kind == "instant" and e.declared]
+
+
+@pytest.mark.parametrize("base", [1, 2, 3])
+def test_ev_declares_the_special_start_when_three_sure_payments_cover_the_hands_value(base):
+    """RULES §3.3 特殊平胡: ev declares when the sure payment, from each of the three others,
+    is worth at least the hand's EV.  Here seat 1 holds 四王 and no win of this hand can pay
+    more than 8 x base per payer (no birds, the specials x1, 六王/七王 x8 like 四王; 硬莊 is 4),
+    so 24 x base in all: with instant_win_score S from a third of that (S = 8) to all of it
+    (S = 24) the sure 3 S x base covers the hand's value and ev must declare, at every base.
+    At S = 1 (an eighth of it) ev keeps the four-wild hand."""
+    rules = anhua.FLAT.with_overrides(birds=0, base=base,
+                                      multipliers=dict({k: 1 for k in SPECIALS}, liu_wang=8, qi_wang=8))
+    hands = [None, anhua.SI_WANG, None, None]
+    wall = anhua.flat_wall(hands)
+    for score in (1, *range(8, 25)):
+        h = game.play(rules.with_overrides(instant_win_score=score), seed=1, players=("ev",) * 4,
+                      dealer=0, wall=wall)
+        assert [e.seat for e in h.events if e.kind == "instant"] == [1]
+        assert _declared(h) == ([] if score == 1 else [1]), (score, base)
+
+
+def _hands_and_wins(rules, hands, players, seed=5, session_hands=8):
+    return game.simulate_chunk(rules, players, seed, 0, hands, session_hands)
+
+
+def _same_play_at_base_1_and_3(rules, hands, players):
+    """ev (and the others) make the same decisions at base 1 and 3: every column of the
+    hands and wins tables but the amounts is identical, and the amounts are x3 (base only
+    scales payments, RULES §1)."""
+    h1, w1 = _hands_and_wins(rules.with_overrides(base=1), hands, players)
+    h3, w3 = _hands_and_wins(rules.with_overrides(base=3), hands, players)
+    for name in h1:
+        want = 3 * h1[name] if name.startswith("delta_") else h1[name]
+        assert (h3[name] == want).all(), name
+    for name in w1:
+        want = 3 * w1[name] if name in ("points", "received") else w1[name]
+        assert (w3[name] == want).all(), name
+    return h1, w1
+
+
+EVERY_WILD_START = ["san_wang", "si_wang", "liu_wang", "qi_wang"]
+
+
+@pytest.mark.parametrize("score", [2, 6])
+def test_ev_play_does_not_depend_on_base_anhua(score):
+    rules = Rules.load("anhua", instant_win_categories=EVERY_WILD_START, instant_win_score=score)
+    h, w = _same_play_at_base_1_and_3(rules, 400, ("ev", "ev", "ev", "greedy"))
+    assert (w["win_kind"] == game.WIN_KINDS.index("instant")).any()
+
+
+def test_ev_play_does_not_depend_on_base_wanzai():
+    rules = Rules.load("wanzai", piao=[1, 0, 2, 0], fire=[0.2, 0, 0, 0.2])
+    _same_play_at_base_1_and_3(rules, 150, ("ev", "ev", "ev", "greedy"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", [
+    Rules.load("anhua", instant_win_categories=EVERY_WILD_START),
+    Rules.load("anhua", instant_win_categories=EVERY_WILD_START, instant_win_score=6),
+    Rules.load("wanzai", piao=[1, 0, 2, 0], fire=[0.2, 0, 0, 0.2]),
+], ids=["anhua", "anhua-score6", "wanzai"])
+def test_ev_play_does_not_depend_on_base_over_thousands_of_hands(rules):
+    _same_play_at_base_1_and_3(rules, 3000, ("ev",) * 4)
+
+
+# ------------------------------------------------------------------ resuming a finished run
+
+def test_a_finished_run_with_a_short_last_chunk_resumes(tmp_path):
+    """`--hands 150 --chunk 100` (sessions of 50) plans chunks of 100 and 50 hands, the last
+    one shorter: run again, the finished run resumes by skipping both, rather than refusing
+    its own short chunk as "a chunk of another plan"."""
+    from mjsim import runner
+
+    out = tmp_path / "run"
+    spec = runner.make_spec(Rules.load("wanzai"), players="random", hands=150, chunk=100, session_hands=50, seed=4)
+    assert list(runner.plan_chunks(spec)) == [(0, 100), (100, 50)]
+    assert all(runner.chunk_in_plan(spec, s, c) for s, c in runner.plan_chunks(spec))
+    assert not any(runner.chunk_in_plan(spec, s, c) for s, c in [(100, 100), (0, 50), (50, 50), (150, 50)])
+    first = runner.run(spec, out, workers=1, progress=False)
+    assert (first.chunks_done, first.hands_done) == (2, 150)
+    names = sorted(p.name for p in (out / "hands").glob("*/*.parquet"))
+    assert names == ["chunk-s4-000000000000-100.parquet", "chunk-s4-000000000100-50.parquet"]
+    again = runner.run(spec, out, workers=1, progress=False)
+    assert (again.chunks_done, again.chunks_skipped, again.hands_skipped) == (0, 2, 150)
+
+
+# ------------------------------------------------------------------ Anhua: a tie between readings
+
+TIED = "112233m55p1s22s33s4s"   # indicator 9s: 1s is a type-B wild (單王)
+
+
+def test_a_tie_between_the_readings_goes_to_yingzhuang_with_its_own_properties():
+    """RULES §3.2: complete at face value (123m 123m 123s 234s 55p: 硬莊 4) and with the wild
+    as a joker (小七對 of 單王: 平胡 1 x 2 x 小七對 2 = 4).  The tie goes to 硬莊 and the
+    win's properties are those of the 硬莊 reading: no xiaoqidui."""
+    rules = Rules.load("anhua")
+    r = engine.evaluate(rules, TIED, win_tile="4s", wild="9s")
+    assert (r.pattern, r.points, r.hard, r.properties) == ("yingzhuang", 4, True, frozenset({"dan_wang"}))
+    # the wild reading is real: worth more, it is the one scored, with its properties
+    r = engine.evaluate(rules.with_overrides(multipliers={"xiaoqidui": 3}), TIED, win_tile="4s", wild="9s")
+    assert (r.pattern, r.points, r.hard, r.properties) == ("pinghu", 6, False, frozenset({"dan_wang", "xiaoqidui"}))
+    # in play: the dealer's opening hand, a self-draw before any draw
+    h = anhua.play_script(hands=[TIED, None, None, None], live="1m")   # bird 1m: the winner, x2
+    (w,) = h.wins
+    assert (w.winner, w.kind, w.pattern, w.points, w.hard) == (0, "self_draw", "yingzhuang", 4, True)
+    assert w.properties == frozenset({"dan_wang"}) and "xiaoqidui" not in w.properties
+    assert w.factors == (("yingzhuang", 4), ("bird", 2))
