@@ -278,6 +278,21 @@ def test_the_largest_payment_may_be_2_31_minus_1_and_not_2_31(game_name, at_limi
     assert err.value.key == key and f"'{key}'" in str(err.value) and str(2**31) in str(err.value)
 
 
+@pytest.mark.parametrize("game_name,key", [("wanzai", "fire_min_hands"), ("anhua", "kong_min_wall")])
+def test_every_integer_parameter_fits_32_bits(game_name, key):
+    """RULES §1: the native loop holds every rule number in 32 bits, so an integer parameter
+    that is not a payment is bounded too: 2^31 - 1 is accepted (and plays), 2^31 refused."""
+    from mjsim.rules import RulesError
+
+    rules = Rules.load(game_name, **{key: LIMIT})
+    assert rules[key] == LIMIT
+    assert game.play(rules, seed=2, players=("greedy",) * 4, log=False).end in ("draw", "self_draw", "discard",
+                                                                                 "rob_kong", "instant")
+    with pytest.raises(RulesError, match="32-bit") as err:
+        Rules.load(game_name, **{key: 2**31})
+    assert err.value.key == key and str(2**31) in str(err.value)
+
+
 def test_a_payment_of_2_31_minus_1_is_made_in_full():
     """The accepted edge plays: the dealer's complete opening hand (pinghu self-draw) at
     values.pinghu = [1, 2^31 - 1] pays that much from each of the three others."""
@@ -373,12 +388,13 @@ def test_a_finished_run_with_a_short_last_chunk_resumes(tmp_path):
     assert list(runner.plan_chunks(spec)) == [(0, 100), (100, 50)]
     assert all(runner.chunk_in_plan(spec, s, c) for s, c in runner.plan_chunks(spec))
     assert not any(runner.chunk_in_plan(spec, s, c) for s, c in [(100, 100), (0, 50), (50, 50), (150, 50)])
+    assert runner.n_chunks(spec) == 2
     first = runner.run(spec, out, workers=1, progress=False)
-    assert (first.chunks_done, first.hands_done) == (2, 150)
+    assert (first.chunks_total, first.chunks_done, first.hands_done) == (2, 2, 150)
     names = sorted(p.name for p in (out / "hands").glob("*/*.parquet"))
     assert names == ["chunk-s4-000000000000-100.parquet", "chunk-s4-000000000100-50.parquet"]
     again = runner.run(spec, out, workers=1, progress=False)
-    assert (again.chunks_done, again.chunks_skipped, again.hands_skipped) == (0, 2, 150)
+    assert (again.chunks_total, again.chunks_done, again.chunks_skipped, again.hands_skipped) == (2, 0, 2, 150)
 
 
 # ------------------------------------------------------------------ Anhua: a tie between readings
@@ -402,3 +418,27 @@ def test_a_tie_between_the_readings_goes_to_yingzhuang_with_its_own_properties()
     assert (w.winner, w.kind, w.pattern, w.points, w.hard) == (0, "self_draw", "yingzhuang", 4, True)
     assert w.properties == frozenset({"dan_wang"}) and "xiaoqidui" not in w.properties
     assert w.factors == (("yingzhuang", 4), ("bird", 2))
+
+
+# ------------------------------------------------------------------ Anhua: the pair and the cap
+
+@pytest.mark.parametrize("suit", ["m", "p"])
+def test_anhua_standard_pair_is_a_2_5_or_8_of_any_suit(suit):
+    """RULES §3.2: 4 melds + a pair of rank 2, 5 or 8 (pair_258 = true); any rank with
+    pair_258 = false.  Four melds across two suits (no 清一色), no wild in hand (wilds 9s, 1s)."""
+    rules = Rules.load("anhua")
+    for rank in range(1, 10):
+        hand = f"123456789m123p{rank}{rank}{suit}"
+        r = engine.evaluate(rules, hand, win_tile=f"{rank}{suit}", wild="9s")
+        assert r.win == (rank in (2, 5, 8)), hand
+        if r.win:
+            assert (r.pattern, r.points, r.category) == ("yingzhuang", 4, None)
+        assert engine.evaluate(rules.with_overrides(pair_258=False), hand, win_tile=f"{rank}{suit}", wild="9s").win
+
+
+@pytest.mark.parametrize("cap,points", [(3, 3), (4, 4), (5, 4), (0, 4)])
+def test_anhua_score_cap_bounds_the_score_from_one_above(cap, points):
+    """RULES §3.2: score_cap caps the score per paying player (0: no cap); a 硬莊 of 4 is
+    paid 3 under a cap of 3, 4 under a cap of 4 or more."""
+    r = engine.evaluate(Rules.load("anhua", score_cap=cap), "234567m888p234s55s", win_tile="5s", wild="1p")
+    assert (r.pattern, r.points) == ("yingzhuang", points)
