@@ -1,6 +1,9 @@
-"""One test per rule that a planted single-line bug once broke without any test but the golden
-digests of test_same_decisions noticing (issue 23): each fails on its own, with the rule in
-its name, when the rule is broken.  bench/mutants.py plants those bugs and runs these tests."""
+"""One test per rule that a planted single-line bug broke unnoticed, or noticed only by the
+golden digests of test_same_decisions (issue 23): 上家's claims, the indicator as a seen
+tile, greedy's calls, the payment bound's edge, resuming after a short last chunk, ev's
+special start and base, an Anhua tie between readings, the 2-5-8 pair and score_cap.  Each
+fails on its own, with the rule in its name, when the rule is broken; bench/mutants.py
+plants those bugs and runs these tests (docs/testing/mutants.md)."""
 from collections import Counter
 
 import pytest
@@ -9,7 +12,7 @@ import test_game_anhua as anhua
 import test_game_wanzai as wanzai
 from mjsim import Rules, engine, game
 from mjsim.players import Player
-from mjsim.tiles import kind_name, parse_tile, parse_tiles
+from mjsim.tiles import kind_name, parse_tile
 
 
 class Script(Player):
@@ -129,7 +132,6 @@ def test_anhua_the_turned_up_indicator_counts_as_a_seen_tile():
     assert len(records) > 200
     for indicator, seen, shown in records:
         expected = [shown[k] + (k == indicator) for k in range(34)]
-        # a 補章 discard nobody wins stays in the pool, so nothing else is visible
         assert seen == expected, (kind_name(indicator), seen, expected)
     first = [p.records[0] for p in probes if p.records]
     assert all(seen[ind] >= 1 for ind, seen, _ in first)
@@ -212,9 +214,9 @@ class CallProbe(Player):
 
 
 def test_greedy_calls_only_for_a_better_shanten_or_strictly_more_useful_tiles():
-    """README (Players): greedy pungs or chows when the shanten does not get worse and the
-    shanten or the unseen useful tiles improve -- so on a tie in useful tiles at the same
-    shanten it passes.  Every offer to one greedy seat over seeded hands is checked against
+    """Greedy's call rule (mjsim._greedy.greedy_call): it pungs or chows when the shanten does
+    not get worse and the shanten or the unseen useful tiles improve -- so on a tie in useful
+    tiles at the same shanten it passes.  Every offer to one greedy seat over seeded hands is checked against
     that rule recomputed here from the evaluator's shanten; ties must occur and be passed."""
     probe = CallProbe()
     for i in range(20):
@@ -356,7 +358,7 @@ EVERY_WILD_START = ["san_wang", "si_wang", "liu_wang", "qi_wang"]
 @pytest.mark.parametrize("score", [2, 6])
 def test_ev_play_does_not_depend_on_base_anhua(score):
     rules = Rules.load("anhua", instant_win_categories=EVERY_WILD_START, instant_win_score=score)
-    h, w = _same_play_at_base_1_and_3(rules, 400, ("ev", "ev", "ev", "greedy"))
+    _, w = _same_play_at_base_1_and_3(rules, 400, ("ev", "ev", "ev", "greedy"))
     assert (w["win_kind"] == game.WIN_KINDS.index("instant")).any()
 
 
