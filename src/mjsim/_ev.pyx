@@ -796,7 +796,9 @@ cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
     if kind != WIN_INSTANT:
         return True
     init_ctx(&c, st, s)
-    sure = st.cfg.instant_score
+    # in units of base, as the hand loop pays it (and as `later` is valued): play must not
+    # depend on base, which only scales payments (RULES §1 Units)
+    sure = st.cfg.instant_score * st.cfg.ev.base
     if st.cfg.score_cap and sure > st.cfg.score_cap:
         sure = st.cfg.score_cap
     for k in range(34):

@@ -26,7 +26,11 @@ _HONOR_RUNS = {frozenset(s) for s in ((27, 28, 29), (27, 28, 30), (27, 29, 30), 
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Outcome of `evaluate`: `points` is what one payer pays before fire/piao/dealer/birds."""
+    """Outcome of `evaluate`: `points` is what one payer pays before fire/piao/dealer/birds.
+
+    `properties` are those of the reading the hand is scored by: every fitting id under
+    Wanzai; under Anhua the higher of the face-value (硬莊, `hard`) and wild readings, 硬莊
+    on a tie, and only its properties (RULES §3.2), plus the wild category and context."""
 
     win: bool
     pattern: str | None

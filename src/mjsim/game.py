@@ -87,13 +87,18 @@ class Win:
       the winner, and the birds on each payer are in `payments`.  Special start:
       [("instant", instant_win_score)].
     `payments` (Anhua): (payer, amount, bird factor) per payment.
+    `properties`: every id/property of the reading the win is scored by (Wanzai: every
+    fitting id, RULES §2.2).  Anhua (RULES §3.2): a hand complete both at face value and
+    with its wilds as jokers is scored by the higher reading, 硬莊 on a tie (`hard`), and
+    lists only that reading's properties (小七對 or 清一色 of a wild reading that lost or tied
+    is not listed); the wild category and the context are listed either way.
     """
 
     winner: int
     payer: int | None          # None: self-draw, everyone pays
     tile: str | None
     pattern: str
-    properties: frozenset
+    properties: frozenset      # of the scored reading (see above)
     points: int                # per paying player before fire / dealer / piao / birds
     received: int              # what the winner actually received for this win
     kind: str = "self_draw"    # one of WIN_KINDS
@@ -452,7 +457,8 @@ def simulate_chunk(rules: Rules, players, seed: int, start: int, count: int,
     the pungs, chows and exposed kongs that seat made from other seats' discards).
 
     wins, one row per win: hand_index, winner, discarder (-1 self-draw), win_kind (index
-    into WIN_KINDS), pattern (into mjsim.PATTERNS), props (bit i = mjsim.PROPERTIES[i]),
+    into WIN_KINDS), pattern (into mjsim.PATTERNS), props (bit i = mjsim.PROPERTIES[i]; those
+    of the reading the win is scored by, see Win),
     category, points, birds_hit, received (int64), turn (int16: the number of discards the
     winner had made in the hand before the win, plus 1; 補章 discards count; 1 for a win
     before any discard of its own, such as the dealer's opening hand or the special start).
