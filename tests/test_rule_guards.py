@@ -262,7 +262,8 @@ EDGES = [
     # a cap bounds any product: at the limit it is allowed, above it not
     ("anhua", {"multipliers.qi_wang": 2**24, "birds": 4, "score_cap": LIMIT},
      {"multipliers.qi_wang": 2**24, "birds": 4, "score_cap": LIMIT + 1}, "score_cap"),
-    ("anhua", {"instant_win_score": LIMIT}, {"instant_win_score": 2**30, "base": 2}, "base"),
+    # the message blames the largest factor of the payment (instant_win_score 2^30 over base 2)
+    ("anhua", {"instant_win_score": LIMIT}, {"instant_win_score": 2**30, "base": 2}, "instant_win_score"),
 ]
 
 
