@@ -76,10 +76,10 @@ def player_options(name: str) -> dict[str, float]:
     The game module declares them as ``PLAYER_OPTIONS = {name: {option: default}}``;
     a player it does not list takes no options.
     """
-    from mjsim import game
+    from mjsim import evplayer, game
 
     declared = dict(getattr(game, "PLAYER_OPTIONS", {}).get(name, {}))
-    if name == "ev":      # and a model file written by `mjsim fit-ev` (evplayer)
+    if name in evplayer.EV_NAMES:      # and a model file written by `mjsim fit-ev`
         declared.update({key: None for key in FILE_OPTIONS})
     return declared
 
