@@ -659,11 +659,11 @@ def test_ev_v1_is_ev_as_shipped_before():
     old rules): the same native player with the old numbers and the new options at 0."""
     assert "ev_v1" in game.PLAYERS and "ev_v1" in game.PLAYER_OPTIONS
     assert evplayer.load_model("anhua", player="ev_v1")["style"] == {"claim": 0.75}
-    assert evplayer.load_model("anhua")["style"] == {"claim": 0.75, "value": 0.6, "mix": 0.5}
+    assert evplayer.load_model("anhua")["style"] == {"claim": 0.75, "value": 0.7, "mix": 0.5}
     old = evplayer.player_opts("anhua", player="ev_v1")
     new = evplayer.player_opts("anhua")
     assert old[evplayer.OPT_VALUE] == 1 and old[evplayer.OPT_MIX] == 0
-    assert new[evplayer.OPT_VALUE] == 0.6 and new[evplayer.OPT_MIX] == 0.5
+    assert new[evplayer.OPT_VALUE] == 0.7 and new[evplayer.OPT_MIX] == 0.5
     differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
     assert evplayer.player_opts("wanzai", player="ev_v1") == evplayer.player_opts("wanzai")
@@ -674,7 +674,7 @@ def test_ev_v1_is_ev_as_shipped_before():
     assert runner.parse_players("ev_v1:fold=2") == ("ev_v1:fold=2",) * 4
     anhua = Rules.load("anhua")
     a, _ = game.simulate_chunk(anhua, ("ev_v1",) * 4, 3, 0, 200, 1)
-    b, _ = game.simulate_chunk(anhua, ("ev_v1:value=0.6,mix=0.5",) * 4, 3, 0, 200, 1)
+    b, _ = game.simulate_chunk(anhua, ("ev_v1:value=0.7,mix=0.5",) * 4, 3, 0, 200, 1)
     c, _ = game.simulate_chunk(anhua, EV4, 3, 0, 200, 1)
     assert np.array_equal(b["delta_0"], c["delta_0"]) and not np.array_equal(a["delta_0"], c["delta_0"])
 

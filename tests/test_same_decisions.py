@@ -7,7 +7,7 @@ commit of its own) changes that player's digests on purpose: regenerate them wit
 `python bench/decisions_digest.py --hands 1500` and say in the commit which ones moved and why.
 `bench/decisions_digest.py --hands 100000` is the full-size before/after check.
 
-Issue 19 changed ev's Anhua play (its style: value 0.6, mix 0.5): the Anhua ev and mixed
+Issue 19 changed ev's Anhua play (its style: value 0.7, mix 0.5): the Anhua ev and mixed
 digests were re-recorded for the new ev, and ev_v1 (ev as it was) reproduces the old ones,
 recorded here under ev_v1 and mixed_v1.  Wanzai ev plays as before.
 """
@@ -30,8 +30,8 @@ DEFAULT_RULES = {
     ("anhua", "random"): "4504e059918a17a5af208e4d998d9939c217b9a79993bced4ae011e75d1ad1a1",
     ("anhua", "greedy"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
     ("anhua", "greedy_v1"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
-    ("anhua", "ev"): "0b1338834cca4cc81b64057790c5c83a6c07aaa4073c25a9590e80d05b9519fc",
-    ("anhua", "mixed"): "9437dbf81c7a4e023c307a142971fdb0a2ece08ead1e68f739d73fdfabc194ec",
+    ("anhua", "ev"): "c436d3f96c8cf59a732bb081baee447d3eb917f28ecfc40e5d1642f63a836b1b",
+    ("anhua", "mixed"): "0a3e24e0a3d83c7c3bd18312b1c341fd0ca795f6b36f7d087cd5e3b6bcdc3c85",
     ("anhua", "ev_v1"): "43cd02b8aedbc2fc5c9ce12d9b60662718a04455360c35c156aa4fbcf63ca35f",
     ("anhua", "mixed_v1"): "b0b38f634676059168e3c59074dac0c66a05216219f381fce1675907788c78b8",
 }
@@ -46,7 +46,7 @@ VARIANT_OVERRIDES = {
 VARIANT_RULES = {
     ("wanzai", "mixed"): "ade5328e7de962322cb255ebd98bab94102d7583351376ea075edd2bd37653c9",
     ("wanzai", "greedy"): "fcddf2c71e6151f76b374584f18e3342d5af5055637d850b38994b88d99eceaf",
-    ("anhua", "mixed"): "6a3ff35c5b38ce6a42e4eb768d61dc48be80485fa1b664797d20e052cefc1e8c",
+    ("anhua", "mixed"): "0b64506b368b703e46385baaf7e87818008e15bdb27ce644ae8d33cc29b4270c",
     ("anhua", "mixed_v1"): "fa4a609e8f214f4433be9dc5bf2b2cbbae562cdcd2c77130c390379216a1a173",
     ("anhua", "greedy"): "e8f7a0c6865ccdf3e597de19483feab871628be8678b246f4858950a8fd15656",
 }
