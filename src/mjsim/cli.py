@@ -307,19 +307,22 @@ def _comparison(base, others, html_path: Path, csv, json_out, adjust: str):
     from mjsim import report, stats
 
     results = stats.compare_all(base, others, adjust=adjust)
-    _blind_line(base, others)
+    note = _blind_line(base, others)
     report.print_comparison(base, others, console, results=results, adjust=adjust)
     _write_tables(report.comparison_frame(base, others, results), csv, json_out)
-    return report.write_html(html_path, report.html_comparison(base, others, results=results, adjust=adjust))
+    return report.write_html(html_path, report.html_comparison(base, others, results=results, adjust=adjust,
+                                                               note=note))
 
 
-def _blind_line(base, others) -> None:
-    """The one line above a comparison whose players cannot respond to its change."""
+def _blind_line(base, others) -> str | None:
+    """The one line above a comparison whose players cannot respond to its change (printed,
+    and returned for the HTML page)."""
     from mjsim.populations import blind_note
 
     note = blind_note(base, others)
     if note:
         console.print(note, highlight=False, markup=False, soft_wrap=True)
+    return note
 
 
 def _populations(texts: list[str]):
@@ -343,14 +346,15 @@ def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjus
     for name, (base, *others) in zip(names, groups):
         console.print(f"population {name}", style="bold", highlight=False, markup=False)
         results = stats.compare_all(base, others, adjust=adjust)
-        _blind_line(base, others)
+        note = _blind_line(base, others)
         report.print_comparison(base, others, console, results=results, adjust=adjust)
         per_population.append([comps for _, comps in results])
         frame = report.comparison_frame(base, others, results)
         frame.insert(0, "population", name)
         frames.append(frame)
         path = html_path.with_name(f"{html_path.stem}-{runner.encode_variant(name)}{html_path.suffix}")
-        paths.append(report.write_html(path, report.html_comparison(base, others, results=results, adjust=adjust)))
+        paths.append(report.write_html(path, report.html_comparison(base, others, results=results, adjust=adjust,
+                                                                    note=note)))
     # the j-th compared variant is one grid point in every population: named as in the first
     labels = [strip_population(o.label, names[0]) for o in groups[0][1:]]
     rows = agreement_rows(labels, per_population)

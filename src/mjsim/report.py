@@ -823,9 +823,12 @@ def html_report(stats_list: Sequence[VariantStats], title: str = "mjsim report")
 
 
 def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: str = "mjsim comparison", *,
-                    results=None, adjust: str = st.ADJUST) -> str:
+                    results=None, adjust: str = st.ADJUST, note: str | None = None) -> str:
+    """`note`: a line shown first (mjsim.populations.blind_note)."""
     results = results if results is not None else st.compare_all(base, others, adjust=adjust)
     page = _Page()
+    if note:
+        page.add(f"<p class=\"note\">{_esc(note)}</p>")
     page.heading(2, "Variants")
     for s in (base, *others):
         page.add(f"<h4>{_esc(s.label)}{' (baseline)' if s is base else ''}</h4>")
