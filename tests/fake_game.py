@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-PLAYERS = ("random", "greedy")
+PLAYERS = ("random", "greedy", "ev")   # it plays none of them: any name runs the same
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
 PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
 

@@ -114,6 +114,22 @@ def test_parse_player_names_and_options(monkeypatch):
             arena.parse_player(text)
 
 
+def test_ev_takes_a_model_file(tmp_path):
+    """ev:model=FILE (a `mjsim fit-ev` file) is judged in the arena like any option, and
+    reaches the players: the shipped model as a file plays exactly like plain ev."""
+    from importlib import resources
+
+    path = tmp_path / "m.json"
+    path.write_text(resources.files("mjsim").joinpath("data/ev_model.json").read_text())
+    spec = arena.parse_player(f"ev:model={path},fold=1.5")
+    assert spec.options == (("fold", 1.5), ("model", str(path)))
+    assert arena.parse_player(str(spec)) == spec
+    with pytest.raises(ValueError, match="model file .* not found"):
+        arena.parse_player(f"ev:model={tmp_path / 'none.json'}")
+    same = arena.run_arena(WANZAI, f"ev:model={path}", "ev", deals=8, workers=1)
+    assert same.edge.mean == 0 and same.edge.low == same.edge.high == 0
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="--deals"):
         arena.run_arena(WANZAI, "greedy", deals=0)
@@ -126,7 +142,7 @@ def test_bad_arguments():
 def test_cli_arena(capsys):
     assert main(["arena", "random", "--deals", "40", "--no-progress", "--rules", "anhua", "--workers", "1"]) == 0
     out = capsys.readouterr().out
-    assert "arena: random vs 3x greedy, anhua" in out
+    assert "arena: random vs 3x ev, anhua" in out      # ev: the default baseline, as of simulate
     assert "edge (points per seat-hand): -" in out
     assert "cov_type='cluster' by deal" in out
 

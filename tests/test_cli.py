@@ -39,7 +39,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 
 def test_replay_prints_every_event_and_explains_payments(capsys):
-    code, out, _ = run(capsys, "replay", "--seed", "3", "--hand", "5", "--set", "piao=[1,2,1,0]")
+    code, out, _ = run(capsys, "replay", "--seed", "3", "--hand", "5", "--set", "piao=[1,2,1,0]", "--players", "greedy")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("wanzai hand 5")
@@ -61,7 +61,7 @@ def test_replay_anhua_shows_wilds_birds_and_factor_products(capsys):
 
     rules = Rules.load("anhua")
     for hand in range(40):
-        code, out, _ = run(capsys, "replay", "--rules", "anhua", "--seed", "2", "--hand", str(hand))
+        code, out, _ = run(capsys, "replay", "--rules", "anhua", "--seed", "2", "--hand", str(hand), "--players", "greedy")
         assert code == 0
         record = game.play(rules, seed=2, hand_index=hand, session_hands=16)
         assert f"turned-up tile {record.wild_indicator}" in out
@@ -80,7 +80,9 @@ def test_replay_defaults_to_row_n_of_a_default_simulate_run(capsys):
     from mjsim import Rules, game, runner
 
     assert runner.DEFAULT_SESSION_HANDS == 16
-    hands, _ = game.simulate_chunk(Rules.load("wanzai"), ("greedy",) * 4, 7, 0, 16, runner.DEFAULT_SESSION_HANDS)
+    assert runner.DEFAULT_PLAYERS == "ev"
+    hands, _ = game.simulate_chunk(Rules.load("wanzai"), (runner.DEFAULT_PLAYERS,) * 4, 7, 0, 16,
+                                   runner.DEFAULT_SESSION_HANDS)
     code, out, _ = run(capsys, "replay", "--seed", "7", "--hand", "12")
     assert code == 0
     lines = out.splitlines()
@@ -89,7 +91,7 @@ def test_replay_defaults_to_row_n_of_a_default_simulate_run(capsys):
     score = " ".join(f"{int(hands[f'delta_{s}'][12]):+d}" for s in range(4))
     assert lines[-2].endswith(f"score {score}")
     # and the session length 1 of the old default gives another hand here
-    one = game.play(Rules.load("wanzai"), seed=7, hand_index=12, session_hands=1)
+    one = game.play(Rules.load("wanzai"), seed=7, hand_index=12, session_hands=1, players=("ev",) * 4)
     assert tuple(int(hands[f"delta_{s}"][12]) for s in range(4)) != one.deltas or \
         int(hands["dealer"][12]) != one.dealer
 

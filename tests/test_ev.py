@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from mjsim import PATTERNS, Rules, _ev, engine, evfit, evplayer, game, runner
 from mjsim.cli import main
 from mjsim.players import Player
+from mjsim.rules import WANZAI_VALUE_IDS
 from mjsim.tiles import kind_name, parse_tile, parse_tiles, to_counts
 
 EV4 = ("ev",) * 4
@@ -170,7 +171,7 @@ def test_player_opts_layout():
 def test_player_opts_refuse_a_shifted_standard_form(monkeypatch):
     shipped = evplayer.load_model("wanzai")
     model = dict(shipped, forms=dict(shipped["forms"], standard=[0.5, 1.0]))
-    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None: model)
+    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None, player="ev": model)
     with pytest.raises(evplayer.PlayerOptionError, match="standard form is the base"):
         evplayer.player_opts("wanzai")
     model = dict(shipped, forms={k: v for k, v in shipped["forms"].items() if k != "daqidui"})
@@ -509,7 +510,7 @@ def test_player_opts_danger_model_layout(monkeypatch):
     shipped = evplayer.load_model("wanzai")
     model = dict(shipped, danger_model=1, tenpai=[0.5 + i for i in range(evplayer.N_TEN_F)],
                  wait=[-0.25 * i for i in range(evplayer.N_WAIT_F)])
-    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None: model)
+    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None, player="ev": model)
     row = evplayer.player_opts("wanzai")
     assert row[evplayer.OPT_DANGER] == 1
     assert row[evplayer.OPT_TENPAI: evplayer.OPT_TENPAI + 4] + row[evplayer.OPT_TENPAI_HI:
@@ -649,3 +650,84 @@ def test_ev_beats_greedy_in_the_wanzai_arena():
 
     result = run_arena(Rules.load("wanzai"), "ev", "greedy", deals=20_000, seed=0, workers=1)
     assert result.edge.mean >= 0.05 and result.edge.low > 0, str(result.edge)
+
+
+# ------------------------------------------------------------------ issue 19: ev_v1, threat, stretch
+
+def test_ev_v1_is_ev_as_shipped_before():
+    """ev_v1 keeps the model and style ev had before issue 19 (as greedy_v1 keeps greedy's
+    old rules): the same native player with the old numbers and the new options at 0."""
+    assert "ev_v1" in game.PLAYERS and "ev_v1" in game.PLAYER_OPTIONS
+    assert evplayer.load_model("anhua", player="ev_v1")["style"] == {"claim": 0.75}
+    assert evplayer.load_model("anhua")["style"] == {"claim": 0.75, "value": 0.7, "mix": 0.5}
+    old = evplayer.player_opts("anhua", player="ev_v1")
+    new = evplayer.player_opts("anhua")
+    assert old[evplayer.OPT_VALUE] == 1 and old[evplayer.OPT_MIX] == 0
+    assert new[evplayer.OPT_VALUE] == 0.7 and new[evplayer.OPT_MIX] == 0.5
+    differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
+    assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
+    assert evplayer.player_opts("wanzai", player="ev_v1") == evplayer.player_opts("wanzai")
+    for name in ("ev", "ev_v1"):
+        row = evplayer.player_opts("wanzai", player=name)
+        assert row[evplayer.OPT_THREAT] == 0 and row[evplayer.OPT_STRETCH] == 0
+    # options work for ev_v1 as for ev; in Anhua ev is ev_v1 with the new style
+    assert runner.parse_players("ev_v1:fold=2") == ("ev_v1:fold=2",) * 4
+    anhua = Rules.load("anhua")
+    a, _ = game.simulate_chunk(anhua, ("ev_v1",) * 4, 3, 0, 200, 1)
+    b, _ = game.simulate_chunk(anhua, ("ev_v1:value=0.7,mix=0.5",) * 4, 3, 0, 200, 1)
+    c, _ = game.simulate_chunk(anhua, EV4, 3, 0, 200, 1)
+    assert np.array_equal(b["delta_0"], c["delta_0"]) and not np.array_equal(a["delta_0"], c["delta_0"])
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ev:threat=3", "threat must be a number 0..2"),
+    ("ev:stretch=1.5", "stretch must be a number 0..1"),
+    ("ev_v1:bogus=1", "unknown option 'bogus'"),
+])
+def test_new_options_are_checked(text, message):
+    with pytest.raises(ValueError, match=message):
+        runner.parse_players(text)
+
+
+def test_threat_prices_a_deal_in_by_what_the_melds_show():
+    """With threat t, the loss of dealing into an opponent whose two or more melds are all in
+    one suit and all pungs is 1 + t x (清一色大七對's discard value / 平胡's - 1) times the
+    constant loss; one suit with a chow: 清一色平胡; mixed suits, pungs only: 大七對;
+    fewer than two melds, or mixed suits with a chow: unchanged."""
+    rules = Rules.load("wanzai")
+    vals = [tuple(rules["values"][name]) for name in WANZAI_VALUE_IDS]
+    row = evplayer.player_opts("wanzai")
+    hand = to_counts(parse_tiles("123456789m1234p5s"))
+    seen, hidden = [0] * 34, [0] * 34
+    # opponents: (pool, discarded, melds, meld suit mask); a long pool makes each look ready
+    pool = list(range(27, 34)) * 2
+    opps = [(pool, 14, 2, 0b001), (pool, 14, 3, 0b011), (pool, 14, 1, 0b100)]
+    v = rules["values"]
+    pinghu = v["pinghu"][0]
+    for chows, values in [((False, False, False), (v["qingyise_daqidui"][0], v["daqidui"][0], pinghu)),
+                          ((True, True, False), (v["qingyise_pinghu"][0], pinghu, pinghu))]:
+        for i in range(3):
+            one = [opps[j] if j == i else ([], 0, 0, 0) for j in range(3)]
+            base = _ev.seat_cost(row, hand, seen, hidden, one, 40, vals, chows)
+            assert sum(base) > 0
+            for t in (0.5, 1.0):
+                r = list(row)
+                r[evplayer.OPT_THREAT] = t
+                got = _ev.seat_cost(r, hand, seen, hidden, one, 40, vals, chows)
+                want = 1 + t * (values[i] / pinghu - 1)
+                assert got == pytest.approx([want * x for x in base], rel=1e-12), (chows, i, t)
+
+
+def test_stretch_adds_wanzai_claims_only():
+    wanzai, anhua = Rules.load("wanzai"), Rules.load("anhua")
+
+    def claims(rules, players):
+        h, _ = game.simulate_chunk(rules, players, 1, 0, 400, 1)
+        return h, sum(int(h[f"claims_{s}"].sum()) for s in range(4))
+
+    plain, n_plain = claims(wanzai, EV4)
+    stretched, n_stretched = claims(wanzai, ("ev:stretch=1",) * 4)
+    assert n_stretched > n_plain and not np.array_equal(plain["delta_0"], stretched["delta_0"])
+    a, _ = claims(anhua, EV4)
+    b, _ = claims(anhua, ("ev:stretch=1",) * 4)
+    assert all(np.array_equal(a[k], b[k]) for k in a)      # Anhua has no such claims to weigh

@@ -117,7 +117,7 @@ def test_layout_schema_and_metadata(fake, tmp_path):
     meta = {k.decode(): v.decode() for k, v in schema.metadata.items()}
     assert mjsim.Rules.from_toml_text(meta["mjsim.rules"]) == WANZAI
     assert meta["mjsim.seed"] == "7"
-    assert meta["mjsim.players"] == "greedy,greedy,greedy,greedy"
+    assert meta["mjsim.players"] == "ev,ev,ev,ev"      # the default population (runner.DEFAULT_PLAYERS)
     assert meta["mjsim.version"] == mjsim.__version__
     assert meta["mjsim.chunk"] == "800,800"
     assert meta["mjsim.schema_version"] == str(runner.SCHEMA_VERSION)

@@ -6,6 +6,10 @@ the core faster keeps all of them.  A change to what a player decides (a players
 commit of its own) changes that player's digests on purpose: regenerate them with
 `python bench/decisions_digest.py --hands 1500` and say in the commit which ones moved and why.
 `bench/decisions_digest.py --hands 100000` is the full-size before/after check.
+
+Issue 19 changed ev's Anhua play (its style: value 0.7, mix 0.5): the Anhua ev and mixed
+digests were re-recorded for the new ev, and ev_v1 (ev as it was) reproduces the old ones,
+recorded here under ev_v1 and mixed_v1.  Wanzai ev plays as before.
 """
 import pytest
 
@@ -13,6 +17,7 @@ from mjsim.game import chunk_digest
 from mjsim.rules import Rules
 
 MIXED = ("ev", "greedy", "greedy_v1", "random")
+MIXED_V1 = ("ev_v1", "greedy", "greedy_v1", "random")
 
 DEFAULT_RULES = {
     ("wanzai", "random"): "59be1e57d242e8d7950d528f143624d6635d0200d86687de9d1114b080c0d351",
@@ -20,11 +25,15 @@ DEFAULT_RULES = {
     ("wanzai", "greedy_v1"): "8950ef2bac59d8a69589a0a8240e4fb621fab1be27dc9a7e22c5e73112f8dd88",
     ("wanzai", "ev"): "977d984e63dde5c3c96f5ff66f7008ccee2f1ffe16ab60a3b99634cdbdbfeab6",
     ("wanzai", "mixed"): "f287d094ac272d7bfdc0bc089880606a188fc319c5c7c33687e9cd949ffc3a00",
+    ("wanzai", "ev_v1"): "977d984e63dde5c3c96f5ff66f7008ccee2f1ffe16ab60a3b99634cdbdbfeab6",
+    ("wanzai", "mixed_v1"): "f287d094ac272d7bfdc0bc089880606a188fc319c5c7c33687e9cd949ffc3a00",
     ("anhua", "random"): "4504e059918a17a5af208e4d998d9939c217b9a79993bced4ae011e75d1ad1a1",
     ("anhua", "greedy"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
     ("anhua", "greedy_v1"): "248bc2317db0f03c5ca39138a4da2be99053fb3f9be843c0cb943106d26867d7",
-    ("anhua", "ev"): "43cd02b8aedbc2fc5c9ce12d9b60662718a04455360c35c156aa4fbcf63ca35f",
-    ("anhua", "mixed"): "b0b38f634676059168e3c59074dac0c66a05216219f381fce1675907788c78b8",
+    ("anhua", "ev"): "c436d3f96c8cf59a732bb081baee447d3eb917f28ecfc40e5d1642f63a836b1b",
+    ("anhua", "mixed"): "0a3e24e0a3d83c7c3bd18312b1c341fd0ca795f6b36f7d087cd5e3b6bcdc3c85",
+    ("anhua", "ev_v1"): "43cd02b8aedbc2fc5c9ce12d9b60662718a04455360c35c156aa4fbcf63ca35f",
+    ("anhua", "mixed_v1"): "b0b38f634676059168e3c59074dac0c66a05216219f381fce1675907788c78b8",
 }
 
 # non-default parameters reach the branches the defaults never take
@@ -37,13 +46,14 @@ VARIANT_OVERRIDES = {
 VARIANT_RULES = {
     ("wanzai", "mixed"): "ade5328e7de962322cb255ebd98bab94102d7583351376ea075edd2bd37653c9",
     ("wanzai", "greedy"): "fcddf2c71e6151f76b374584f18e3342d5af5055637d850b38994b88d99eceaf",
-    ("anhua", "mixed"): "fa4a609e8f214f4433be9dc5bf2b2cbbae562cdcd2c77130c390379216a1a173",
+    ("anhua", "mixed"): "0b64506b368b703e46385baaf7e87818008e15bdb27ce644ae8d33cc29b4270c",
+    ("anhua", "mixed_v1"): "fa4a609e8f214f4433be9dc5bf2b2cbbae562cdcd2c77130c390379216a1a173",
     ("anhua", "greedy"): "e8f7a0c6865ccdf3e597de19483feab871628be8678b246f4858950a8fd15656",
 }
 
 
 def _players(name):
-    return MIXED if name == "mixed" else (name,) * 4
+    return {"mixed": MIXED, "mixed_v1": MIXED_V1}.get(name, (name,) * 4)
 
 
 @pytest.mark.parametrize("game,players", sorted(DEFAULT_RULES))

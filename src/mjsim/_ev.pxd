@@ -14,9 +14,15 @@ cdef enum:
     OPT_DANGER = 6          # danger model: 0 the count logistic and 20-cell wait table below,
                             #   1 feature logistics (tenpai: N_TEN_F numbers at OPT_TENPAI and
                             #   OPT_TENPAI_HI; wait: N_WAIT_F at OPT_WAIT), see danger_x
+    OPT_THREAT = 7          # weight of what an opponent's melds show in its deal-in loss:
+                            #   0 a 平胡's payment whatever it shows (ev_v1), 1 the value of
+                            #   the 清一色 / 大七對 its melds point to (threat_value)
     OPT_WIN = 8             # win model: logit = a[d] + b[d] log1p(u) + c[d] L/100 (+ e self-only)
     N_WIN_D = 6             #   d = shanten 0..5 (5 = five or more), 3 numbers each
     OPT_WIN_SELF_ONLY = 26
+    OPT_STRETCH = 27        # weight of a claim that costs one shanten but serves 大七對 (a
+                            #   pung or kong, no chow yet) or 清一色 (in the hand's lead suit);
+                            #   0: never weighed (ev_v1)
     OPT_TENPAI = 28         # opponent tenpai: logit = t0 + t1 discards + t2 melds (model 0)
     OPT_WAIT = 32           # P(a tenpai opponent wins on the tile), 20 cells (model 0):
                             #   [honor 0/1][in its discards 0/1][copies visible 0..4]

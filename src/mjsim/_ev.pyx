@@ -33,7 +33,7 @@ from mjsim cimport _eval
 from mjsim._eval cimport MeldInfo
 from mjsim._tables cimport Tables, tables, suit_index, honor_index, INF, MAX_MELDS
 from mjsim._wall cimport live_left
-from mjsim._game cimport (HandState, SeatState, GameConfig, Call, CALL_KONG,
+from mjsim._game cimport (HandState, SeatState, GameConfig, Call, CALL_KONG, CALL_CHOW,
                           ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
                           KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT)
 from mjsim._hand cimport (available, hand_shanten, is_anhua,
@@ -583,6 +583,28 @@ cdef double tenpai_p(const Ctx* c, const SeatState* q, const Opp* oi) noexcept n
     return logistic(w, x, N_TEN_F)
 
 
+cdef double threat_factor(const Ctx* c, const SeatState* q) noexcept nogil:
+    """How much more than a 平胡 an opponent's win on a discard costs, judged by its melds:
+    two or more, all in one suit, point to 清一色; all pungs or kongs, to 大七對 (both, to
+    清一色大七對).  A hand scores its highest id (RULES §2.2), so the factor is never below
+    1; OPT_THREAT weighs it (0: the constant loss of ev_v1).  Anhua: 清一色's multiplier."""
+    cdef int mask = q.mi.suit_mask, id_
+    cdef bint one_suit = q.n_melds >= 2 and (mask == 1 or mask == 2 or mask == 4)
+    cdef bint pungs = q.n_melds >= 2 and not q.mi.has_chow
+    cdef double ref, v
+    if is_anhua(c.st):
+        v = c.cfg.ev.m_qingyise if one_suit else 1.0
+    else:
+        if not (one_suit or pungs):
+            return 1.0
+        id_ = (_eval.P_QYS_DAQIDUI if pungs else _eval.P_QYS_PINGHU) if one_suit else _eval.P_DAQIDUI
+        ref = c.cfg.ev.values[_eval.P_PINGHU][0]
+        v = c.cfg.ev.values[id_][0] / ref if ref > 0 else 1.0
+    if v < 1.0:
+        v = 1.0
+    return 1.0 + c.o[OPT_THREAT] * (v - 1.0)
+
+
 cdef void compute_danger(Ctx* c) noexcept nogil:
     """risk[k], cost[k] of discarding k, from each opponent's tenpai chance and the chance a
     ready seat waits on k.  Model 0: tenpai from its discard and meld counts, the wait from
@@ -621,6 +643,8 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
         else:
             loss = pay(c, c.s, r, c.cfg.ev.base * c.cfg.ev.values[_eval.P_PINGHU][0], True)
         loss *= o[OPT_LOSS]
+        if o[OPT_THREAT] > 0:
+            loss *= threat_factor(c, q)
         if model == 1:
             opp_base(q, &oi, o + OPT_WAIT, zg)
             for k in range(n_kinds):
@@ -738,20 +762,35 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
     return ACT_DISCARD
 
 
+cdef inline bint serves_form(const SeatState* p, int tile, const Call* call, int lead) noexcept nogil:
+    """Does a Wanzai claim build toward a form worth a shanten: a pung or kong while no chow
+    is shown (大七對), or a meld in the hand's lead suit (清一色)?"""
+    if call.type != CALL_CHOW and not p.mi.has_chow:
+        return True
+    return lead >= 0 and tile < 27 and tile // 9 == lead
+
+
 cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
     cdef Ctx c
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
     cdef int i, q, s0, s1, k, best = -1
-    cdef double v, best_v = NEG, now, safest, risk = 0
+    cdef double v, best_v = NEG, now, safest, risk = 0, stretch, weight
+    cdef int lead
     cdef bint ready = False
     if st.cfg.player_opts[s][OPT_CLAIM] <= 0:
         return -1
     s0 = hand_shanten(st, p.hand, &p.mi)
+    stretch = 0.0 if is_anhua(st) else st.cfg.player_opts[s][OPT_STRETCH]
+    lead = lead_suit(p.hand, &p.mi) if stretch > 0 else -1
     for i in range(n):
         meld_after_call(p, tile, &calls[i], &mi)
         take_call_tiles(p.hand, tile, &calls[i], -1)
         s1 = hand_shanten(st, p.hand, &mi)
+        weight = 1.0
+        if s1 == s0 + 1 and stretch > 0 and serves_form(p, tile, &calls[i], lead):
+            weight = stretch
+            s1 = s0
         if s1 <= s0:
             if calls[i].type == CALL_KONG and is_anhua(st):
                 take_call_tiles(p.hand, tile, &calls[i], 1)
@@ -767,6 +806,8 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
             else:
                 v = best_discard(&c, p.hand, &mi, &k)
             take_call_tiles(st.seen, tile, &calls[i], -1)
+            if weight != 1.0:
+                v = v * weight if v > 0 else v / weight
             if v > best_v:
                 best_v = v
                 best = i
@@ -905,3 +946,32 @@ def seat_risk(opts, hand, seen, hidden, opps, int live):
     c.live = live
     compute_danger(&c)
     return [c.risk[k] for k in range(34)]
+
+
+def seat_cost(opts, hand, seen, hidden, opps, int live, values, chows=(False, False, False)):
+    """cost[k] (expected loss of discarding k) of a Wanzai seat 0 against seats 1..3, as
+    compute_danger gives it under `opts`, with base 1, no fire or piao, and the rules'
+    `values` ([discard, self] per pattern id, _eval's order); `chows`: which opponents show
+    a chow among their melds."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef Ctx c
+    cdef int k, i
+    _shim_state(&st, &cfg, hand, seen, hidden, opps)
+    cfg.ev.base = 1
+    for i, (discard, self_) in enumerate(values):
+        cfg.ev.values[i][0] = discard
+        cfg.ev.values[i][1] = self_
+    for i, chow in enumerate(chows, start=1):
+        st.seat[i].mi.has_chow = chow
+    for k in range(len(opts)):
+        cfg.player_opts[0][k] = opts[k]
+    memset(&c, 0, sizeof(Ctx))
+    c.st = &st
+    c.cfg = &cfg
+    c.s = 0
+    c.p = &st.seat[0]
+    c.o = &cfg.player_opts[0][0]
+    c.live = live
+    compute_danger(&c)
+    return [c.cost[k] for k in range(34)]

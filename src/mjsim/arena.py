@@ -28,6 +28,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pathlib import Path
+
 import numpy as np
 
 from mjsim.rules import Rules
@@ -37,6 +39,8 @@ __all__ = ["DEFAULT_DEALS", "ArenaResult", "Interval", "PlayerSpec", "PlayerStat
 
 DEFAULT_DEALS = 2_000
 DEFAULT_CHUNK = 2_000
+#: options whose value is a file (ev's model, mjsim.evplayer), not a number
+FILE_OPTIONS = ("model",)
 METHOD = ("paired differences vs the all-baseline table on the same deals; 95% interval: "
           "deal-clustered (CR1) variance of the mean, as statsmodels OLS on a constant with "
           "cov_type='cluster' by deal gives it, t with deals-1 df")
@@ -51,7 +55,7 @@ class PlayerSpec:
     """A built-in player and its options: text ``name`` or ``name:key=value,key=value``."""
 
     name: str
-    options: tuple[tuple[str, float], ...] = ()
+    options: tuple[tuple[str, float | str], ...] = ()   # numbers; ev's `model` is a file path
 
     def __str__(self) -> str:
         if not self.options:
@@ -64,7 +68,9 @@ class PlayerSpec:
         return str(self)
 
 
-def _num(v: float) -> str:
+def _num(v: float | str) -> str:
+    if isinstance(v, str):
+        return v
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
@@ -74,9 +80,12 @@ def player_options(name: str) -> dict[str, float]:
     The game module declares them as ``PLAYER_OPTIONS = {name: {option: default}}``;
     a player it does not list takes no options.
     """
-    from mjsim import game
+    from mjsim import evplayer, game
 
-    return dict(getattr(game, "PLAYER_OPTIONS", {}).get(name, {}))
+    declared = dict(getattr(game, "PLAYER_OPTIONS", {}).get(name, {}))
+    if name in evplayer.EV_NAMES:      # and a model file written by `mjsim fit-ev`
+        declared.update({key: None for key in FILE_OPTIONS})
+    return declared
 
 
 def parse_player(text: str | PlayerSpec) -> PlayerSpec:
@@ -104,6 +113,11 @@ def parse_player(text: str | PlayerSpec) -> PlayerSpec:
                 raise ValueError(f"player {name!r} has no option {key!r} (its options: {allowed})")
             if key in options:
                 raise ValueError(f"player {text!r}: option {key!r} given twice")
+            if key in FILE_OPTIONS:
+                if not Path(value.strip()).is_file():
+                    raise ValueError(f"player {text!r}: {key} file {value.strip()!r} not found")
+                options[key] = value.strip()
+                continue
             try:
                 number = float(value)
             except ValueError:
@@ -406,7 +420,7 @@ class _Reducer:
         self.base_table.add(cols[4])
 
 
-def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | PlayerSpec = "greedy", *,
+def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | PlayerSpec = "ev", *,
               deals: int = DEFAULT_DEALS, seed: int = 0, workers: int | None = 1,
               chunk: int | None = None, progress: Callable[[int, int], None] | None = None) -> ArenaResult:
     """Play `challenger` in each seat against three `baseline`s, and four baselines, on

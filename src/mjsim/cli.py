@@ -20,6 +20,7 @@ from rich.table import Table
 
 from mjsim import engine
 from mjsim.names import label
+from mjsim.populations import SEPARATOR
 from mjsim.rules import Rules, RulesError, parse_override
 from mjsim.tiles import format_tiles, parse_tiles
 
@@ -187,7 +188,10 @@ def _hand_facts(r: Rules, kinds, meld_list, discard, win_tile, wild, context, ch
 _RUN_HELP = {
     "rules": "wanzai, anhua or a rules TOML file.",
     "set": "Override a rule parameter: key=value (repeatable).",
-    "players": "One player for all seats (greedy) or four comma-separated (greedy,random,greedy,greedy).",
+    "players": "One player for all seats (ev, the default; greedy is the fast value-blind baseline) or four "
+               "comma-separated (ev,greedy,ev,ev).",
+    "populations": " Repeat for more populations (--players ev --players greedy): each plays the same seeds and "
+                   "the differences are shown per population, with whether they agree.",
     "session": "Hands per session: dealer rotation and fire persistence run within a session; 1 = independent hands, each with its own first dealer (rules: first_dealer).",
     "seed": "Master seed: (seed, hand index) fixes every hand.",
     "workers": "Worker processes (local) or tasks in flight (dask); 0 = all cores.",
@@ -263,7 +267,8 @@ def _timing_line(result) -> str:
 def simulate(
     rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
     settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
-    players: str = typer.Option("greedy", "--players", help=_RUN_HELP["players"]),
+    players: list[str] = typer.Option([], "--players", help=_RUN_HELP["players"] + (
+        " Repeat for more populations: one variant each, named by its players, on the same seeds.")),
     hands: int = typer.Option(100_000, "--hands", "-n", help="Number of hands."),
     session_hands: int = typer.Option(16, "--session-hands", help=_RUN_HELP["session"]),
     seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"]),
@@ -288,28 +293,35 @@ def simulate(
     from mjsim import runner
 
     r = load_rules(rules, settings)
+    pops = _populations(players)
     if precision:
         from mjsim import precision as prec
 
+        if len(pops) > 1:
+            raise ValueError("--precision runs one population: give --players once")
         targets = prec.parse_targets(precision, r.game)
-        spec = runner.make_spec(r, players=players, hands=max_hands, session_hands=session_hands, seed=seed,
+        spec = runner.make_spec(r, players=pops[0][1], hands=max_hands, session_hands=session_hands, seed=seed,
                                 chunk=chunk)
         result = _run_precision(spec, out, targets, max_hands, lambda step: _run_specs(
             [step], out, workers, backend, scheduler, progress, allow_version_mix=allow_version_mix,
             scheduler_timeout=scheduler_timeout))
-        _summary(out, spec.variant, result, csv, json_out)
+        _summary(out, [spec.variant], result, csv, json_out)
         return
-    spec = runner.make_spec(r, players=players, hands=hands, session_hands=session_hands, seed=seed, chunk=chunk)
-    result = _run_specs([spec], out, workers, backend, scheduler, progress,
+    several = len(pops) > 1
+    specs = [runner.make_spec(r, players=pl, hands=hands, session_hands=session_hands, seed=seed, chunk=chunk,
+                              label=f"{name}{SEPARATOR}{r.variant}" if several else "",
+                              population=name if several else "")
+             for name, pl in pops]
+    result = _run_specs(specs, out, workers, backend, scheduler, progress,
                         allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
-    _summary(out, spec.variant, result, csv, json_out)
+    _summary(out, [s.variant for s in specs], result, csv, json_out)
 
 
-def _summary(out, variant: str, result, csv: Optional[Path], json_out: Optional[Path]) -> None:
+def _summary(out, variants: list[str], result, csv: Optional[Path], json_out: Optional[Path]) -> None:
     """simulate's end: the summary table (and its measures as files), the timing line."""
     from mjsim import report, stats
 
-    found = stats.summarize_all(out, only=[variant])
+    found = stats.summarize_all(out, only=variants)
     report.print_summary(found, console)
     _write_tables(report.report_frame(found), csv, json_out)
     err.print(_timing_line(result), highlight=False, markup=False)
@@ -370,9 +382,65 @@ def _comparison(base, others, html_path: Path, csv, json_out, adjust: str):
     from mjsim import report, stats
 
     results = stats.compare_all(base, others, adjust=adjust)
+    note = _blind_line(base, others)
     report.print_comparison(base, others, console, results=results, adjust=adjust)
     _write_tables(report.comparison_frame(base, others, results), csv, json_out)
-    return report.write_html(html_path, report.html_comparison(base, others, results=results, adjust=adjust))
+    return report.write_html(html_path, report.html_comparison(base, others, results=results, adjust=adjust,
+                                                               note=note))
+
+
+def _blind_line(base, others) -> str | None:
+    """The one line above a comparison whose players cannot respond to its change (printed,
+    and returned for the HTML page)."""
+    from mjsim.populations import blind_note
+
+    note = blind_note(base, others)
+    if note:
+        console.print(note, highlight=False, markup=False, soft_wrap=True)
+    return note
+
+
+def _populations(texts: list[str]):
+    """--players given 0..n times -> [(name, players)]; none: the default population."""
+    from mjsim import runner
+    from mjsim.populations import populations
+
+    return populations(texts or [runner.DEFAULT_PLAYERS])
+
+
+def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjust: str) -> list[Path]:
+    """`groups[p]`: population p's baseline then its compared variants (the same grid points
+    in every population).  Each population's tables (and HTML file), then every difference
+    side by side with whether the populations agree; the CSV/JSON rows carry both."""
+    import pandas as pd
+
+    from mjsim import report, runner, stats
+    from mjsim.populations import agreement_rows, strip_population
+
+    per_population, frames, paths = [], [], []
+    for name, (base, *others) in zip(names, groups):
+        console.print(f"population {name}", style="bold", highlight=False, markup=False)
+        results = stats.compare_all(base, others, adjust=adjust)
+        note = _blind_line(base, others)
+        report.print_comparison(base, others, console, results=results, adjust=adjust)
+        per_population.append([comps for _, comps in results])
+        frame = report.comparison_frame(base, others, results)
+        frame.insert(0, "population", name)
+        frames.append(frame)
+        path = html_path.with_name(f"{html_path.stem}-{runner.encode_variant(name)}{html_path.suffix}")
+        paths.append(report.write_html(path, report.html_comparison(base, others, results=results, adjust=adjust,
+                                                                    note=note)))
+    # the j-th compared variant is one grid point in every population: named as in the first
+    labels = [strip_population(o.label, names[0]) for o in groups[0][1:]]
+    rows = agreement_rows(labels, per_population)
+    report.print_agreement(names, rows, console)
+    agreed = {(r.variant, r.section, r.name): r.agree for r in rows}
+    for (_, *others), frame in zip(groups, frames):
+        point = {o.variant: labels[j] for j, o in enumerate(others)}
+        frame["populations_agree"] = [agreed.get((point[v], sec, m)) for v, sec, m in
+                                      zip(frame["variant"], frame["section"], frame["measure"])]
+    _write_tables(pd.concat(frames, ignore_index=True), csv, json_out)
+    return paths
 
 
 @app.command("compare")
@@ -385,11 +453,17 @@ def compare_cmd(
     csv: Optional[Path] = typer.Option(None, "--csv", help="Also write the comparison as a CSV table."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the comparison as JSON records."),
     adjust: str = typer.Option("holm", "--adjust", help=_ADJUST_HELP),
+    players: list[str] = typer.Option([], "--players", help=(
+        "Compare the variants these players played (in each dataset). Repeat for more populations: each is "
+        "compared on its own, then every difference is shown per population, with whether they agree.")),
 ):
     """Two datasets side by side: differences, 95% intervals, adjusted significance (paired when they share a seed)."""
     from mjsim import stats
 
     adjust = _check_adjust(adjust)
+    if players:
+        _compare_populations(dir_a, dir_b, variant_a, variant_b, players, html, csv, json_out, adjust)
+        return
     a = _one_variant(dir_a, variant_a, "--variant-a")
     b = _one_variant(dir_b, variant_b, "--variant-b")
     stats.pairing(a, b)     # refuses two games in one line
@@ -399,12 +473,37 @@ def compare_cmd(
     err.print(f"HTML comparison: {path}", highlight=False, markup=False)
 
 
+def _compare_populations(dir_a: Path, dir_b: Path, variant_a, variant_b, players, html: Path, csv, json_out,
+                         adjust: str) -> None:
+    """compare --players P [--players Q ...]: per population, its variant of DIR_A against
+    its variant of DIR_B."""
+    from mjsim import stats
+    from mjsim.populations import select_variant
+
+    pops = _populations(players)
+    groups = []
+    for _, pl in pops:
+        a = stats.variant_stats(dir_a, select_variant(dir_a, pl, variant_a, "--variant-a"))
+        b = stats.variant_stats(dir_b, select_variant(dir_b, pl, variant_b, "--variant-b"))
+        stats.pairing(a, b)     # refuses two games in one line
+        if a.label == b.label:
+            a.info["label"], b.info["label"] = f"{a.label} [{dir_a}]", f"{b.label} [{dir_b}]"
+        groups.append([a, b])
+    names = [name for name, _ in pops]
+    if len(pops) == 1:
+        path = _comparison(groups[0][0], groups[0][1:], html, csv, json_out, adjust)
+        err.print(f"HTML comparison: {path}", highlight=False, markup=False)
+        return
+    paths = _population_comparisons(names, groups, html, csv, json_out, adjust)
+    err.print(f"HTML comparisons: {', '.join(map(str, paths))}", highlight=False, markup=False)
+
+
 @app.command()
 def sweep(
     grid: list[str] = typer.Option(..., "--grid", help="key=v1,v2,... (repeatable): every combination is a variant; the first is the baseline."),
     rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
     settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
-    players: str = typer.Option("greedy", "--players", help=_RUN_HELP["players"]),
+    players: list[str] = typer.Option([], "--players", help=_RUN_HELP["players"] + _RUN_HELP["populations"]),
     hands: int = typer.Option(100_000, "--hands", "-n", help="Hands per variant."),
     session_hands: int = typer.Option(16, "--session-hands", help=_RUN_HELP["session"]),
     seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"] + " The same for every variant (same walls)."),
@@ -427,17 +526,26 @@ def sweep(
     adjust = _check_adjust(adjust)
 
     base = load_rules(rules, settings)
-    specs = runner.sweep_specs(base, runner.parse_grid(grid), players=players, hands=hands,
-                               session_hands=session_hands, seed=seed, chunk=chunk)
-    if len(specs) < 2:
+    grid_values = runner.parse_grid(grid)
+    pops = _populations(players)
+    several = len(pops) > 1
+    groups = [runner.sweep_specs(base, grid_values, population=name if several else "", players=pl, hands=hands,
+                                 session_hands=session_hands, seed=seed, chunk=chunk) for name, pl in pops]
+    if len(groups[0]) < 2:
         raise ValueError("the grid gives a single rule set: nothing to compare (give at least two values)")
+    specs = [s for g in groups for s in g]
     result = _run_specs(specs, out, workers, backend, scheduler, progress,
                         allow_version_mix=allow_version_mix, scheduler_timeout=scheduler_timeout)
     found = {s.variant: s for s in stats.summarize_all(out, only=[s.variant for s in specs])}
-    ordered = [found[s.variant] for s in specs]
-    path = _comparison(ordered[0], ordered[1:], html or Path(out) / "compare.html", csv, json_out, adjust)
+    ordered = [[found[s.variant] for s in g] for g in groups]
+    html_path = html or Path(out) / "compare.html"
+    if several:
+        paths = _population_comparisons([name for name, _ in pops], ordered, html_path, csv, json_out, adjust)
+        where = "HTML comparisons: " + ", ".join(map(str, paths))
+    else:
+        where = f"HTML comparison: {_comparison(ordered[0][0], ordered[0][1:], html_path, csv, json_out, adjust)}"
     err.print(_timing_line(result), highlight=False, markup=False)
-    err.print(f"dataset: {out}   HTML comparison: {path}", highlight=False, markup=False)
+    err.print(f"dataset: {out}   {where}", highlight=False, markup=False)
 
 
 @app.command()
@@ -480,7 +588,7 @@ def query(
 @app.command()
 def arena(
     challenger: str = typer.Argument(..., help="The player to judge: a name, optionally with options (ev:fold=0.5)."),
-    baseline: str = typer.Option("greedy", "--baseline", "-b", help="The three other players (and the reference table)."),
+    baseline: str = typer.Option("ev", "--baseline", "-b", help="The three other players (and the reference table)."),
     rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
     settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
     deals: int = typer.Option(2_000, "--deals", "-n", help="Deals; each is played 5 times (challenger in each seat, and 4x baseline)."),
@@ -561,7 +669,7 @@ def replay(
     rules: str = typer.Option("wanzai", "--rules", "-r", help="wanzai, anhua or a rules TOML file."),
     seed: int = typer.Option(0, "--seed", help="Master seed of the run (0..2^64-1)."),
     hand_index: int = typer.Option(0, "--hand", help="Hand index within the run."),
-    players: str = typer.Option("greedy,greedy,greedy,greedy", "--players", help="Four player names, comma-separated."),
+    players: str = typer.Option("ev", "--players", help="One player for all seats or four comma-separated (simulate's default: ev)."),
     session_hands: int = typer.Option(16, "--session-hands", help="Session length used by the run (dealer and fire carry over); simulate's default."),
     chinese: bool = typer.Option(False, "--chinese", help="Show tiles with Chinese names."),
     settings: list[str] = typer.Option([], "--set", help="Override a rule parameter: key=value (repeatable)."),

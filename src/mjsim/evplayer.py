@@ -14,6 +14,14 @@ option given always wins.  The ranges and plain defaults are below.
   to the standard form is raised to this power: 0 treats every form as worth the same,
   1 uses the rules' values, 2 exaggerates them.
 - `mix`   (default 0, 0..1): weight of a hand's other forms next to its best one.
+- `threat` (default 0 unless the model's style says otherwise, 0..2): how much of what an
+  opponent's melds show enters the loss of dealing into it: two or more melds all in one
+  suit point to 清一色, all pungs to 大七對, and the loss is that hand's discard value
+  instead of a 平胡's (0: a 平胡's whatever the opponent shows, as ev_v1).
+- `stretch` (default 0 unless the model's style says otherwise, 0..1): a Wanzai claim that
+  costs one shanten is weighed too when it builds toward 大七對 (a pung or kong, no chow
+  shown) or 清一色 (a meld in the hand's lead suit), its EV times `stretch` (0: such
+  claims are never taken, as ev_v1).
 - `model` (default: the shipped model): a JSON file written by `mjsim fit-ev`, whose entry
   for the game replaces the shipped win-probability and danger numbers.
 
@@ -28,8 +36,8 @@ from importlib import resources
 from pathlib import Path
 
 N_PLAYER_OPTS = 64
-OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER = 0, 1, 2, 3, 4, 5, 6
-OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 28, 32, 20
+OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER, OPT_THREAT = 0, 1, 2, 3, 4, 5, 6, 7
+OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_STRETCH, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 27, 28, 32, 20
 OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
 # hand forms in the native order (_ev.pyx F_*); the standard form is the base win model and
 # 全求人 shares it, the others map its logit through (intercept, slope) at OPT_FORM + 2 i
@@ -37,9 +45,16 @@ FORMS = ("standard", "pairs", "shisanlan", "qingyise", "daqidui", "quanqiuren")
 OPT_FORM, FITTED_FORMS = 52, ("pairs", "shisanlan", "qingyise", "daqidui")
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
-         "mix": (0.0, 0.0, 1.0)}
+         "mix": (0.0, 0.0, 1.0), "threat": (0.0, 0.0, 2.0), "stretch": (0.0, 0.0, 1.0)}
 KEYS = tuple(STYLE) + ("model",)
 MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
+
+
+#: the ev players: `ev`, and `ev_v1`, ev as shipped before issue 19 (its model file, the
+#: same native code with the new options at 0), kept as greedy_v1 is, to measure against
+EV_NAMES = ("ev", "ev_v1")
+#: each one's shipped model file (in mjsim/data)
+MODEL_FILES = {"ev": "data/ev_model.json", "ev_v1": "data/ev_v1_model.json"}
 
 
 class PlayerOptionError(ValueError):
@@ -48,14 +63,14 @@ class PlayerOptionError(ValueError):
 
 def split_name(name: str) -> tuple[str, dict]:
     """'ev:fold=0.5,claim=2' -> ('ev', {'fold': 0.5, 'claim': 2.0}); a plain name -> (name, {}).
-    Only `ev` takes options; bad keys and values raise PlayerOptionError."""
+    Only `ev` and `ev_v1` take options; bad keys and values raise PlayerOptionError."""
     name = name.strip()
     base, sep, rest = name.partition(":")
     base = base.strip()
     if not sep:
         return base, {}
-    if base != "ev":
-        raise PlayerOptionError(f"player {base!r} takes no options (only ev does), got {name!r}")
+    if base not in EV_NAMES:
+        raise PlayerOptionError(f"player {base!r} takes no options (only {' and '.join(EV_NAMES)} do), got {name!r}")
     options: dict = {}
     for item in rest.split(","):
         key, eq, value = (x.strip() for x in item.partition("="))
@@ -103,9 +118,9 @@ def join_names(tokens: list[str]) -> list[str]:
 
 
 @lru_cache(maxsize=16)
-def _read_model(path: str | None) -> dict:
+def _read_model(path: str | None, player: str = "ev") -> dict:
     if path is None:
-        text = resources.files("mjsim").joinpath("data/ev_model.json").read_text()
+        text = resources.files("mjsim").joinpath(MODEL_FILES[player]).read_text()
     else:
         text = Path(path).read_text()
     try:
@@ -114,9 +129,10 @@ def _read_model(path: str | None) -> dict:
         raise PlayerOptionError(f"model file {path!r} is not JSON: {e}") from None
 
 
-def load_model(game: str, path: str | None = None) -> dict:
-    """The win-probability and danger numbers for `game` (the shipped ones by default)."""
-    data = _read_model(path)
+def load_model(game: str, path: str | None = None, player: str = "ev") -> dict:
+    """The win-probability and danger numbers for `game` (by default the ones shipped for
+    `player`, ev or ev_v1)."""
+    data = _read_model(path, player)
     if game not in data:
         raise PlayerOptionError(f"model file {path or 'shipped'!r} has no entry for {game!r}")
     model = data[game]
@@ -126,13 +142,14 @@ def load_model(game: str, path: str | None = None) -> dict:
     return model
 
 
-def player_opts(game: str, options: dict | None = None) -> list[float]:
-    """The native options row of an ev seat (defaults where `options` is silent)."""
+def player_opts(game: str, options: dict | None = None, player: str = "ev") -> list[float]:
+    """The native options row of an ev (or ev_v1) seat (defaults where `options` is silent)."""
     options = options or {}
-    model = load_model(game, options.get("model"))
+    model = load_model(game, options.get("model"), player)
     row = [0.0] * N_PLAYER_OPTS
     style = model.get("style", {})   # per-game defaults tuned in the arena
-    for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX)):
+    for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX),
+                     ("threat", OPT_THREAT), ("stretch", OPT_STRETCH)):
         row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])

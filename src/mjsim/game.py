@@ -21,10 +21,13 @@ from mjsim import _core, _game, evplayer
 from mjsim.rules import WANZAI_VALUE_IDS, Rules
 from mjsim.tiles import format_tiles, kind_name
 
-PLAYERS = _game.PLAYERS
+#: the native players, and the names that play one of them with their own numbers:
+#: ev_v1 is the native ev with the model and style ev had before issue 19
+ALIASES = {"ev_v1": "ev"}
+PLAYERS = _game.PLAYERS + tuple(ALIASES)
 #: the numeric options each built-in player takes, with defaults (mjsim.evplayer; the
 #: arena's parse_player reads this)
-PLAYER_OPTIONS = {"ev": {k: v[0] for k, v in evplayer.STYLE.items()}}
+PLAYER_OPTIONS = {name: {k: v[0] for k, v in evplayer.STYLE.items()} for name in evplayer.EV_NAMES}
 EVENT_NAMES = _game.EVENT_NAMES
 END_NAMES = _game.END_NAMES
 MELD_NAMES = _game.MELD_NAMES
@@ -190,9 +193,9 @@ def _build_native(rules: Rules, players) -> _game.NativeGame:
             name, options = evplayer.split_name(player)
             if name not in PLAYERS:
                 raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
-            codes.append(PLAYERS.index(name))
-            if options:
-                opts[i] = evplayer.player_opts(rules.game, options)
+            codes.append(_game.PLAYERS.index(ALIASES.get(name, name)))
+            if options or name in ALIASES:
+                opts[i] = evplayer.player_opts(rules.game, options, name)
         elif all(callable(getattr(player, m, None)) for m in ("turn", "claim", "win")):
             codes.append(player)  # a Python player (mjsim.players.Player protocol)
         else:

@@ -25,7 +25,7 @@ from mjsim.names import label as zh_label
 from mjsim.stats import Comparison, Mean, Pairing, Rate, VariantStats
 
 __all__ = ["comparison_frame", "html_comparison", "html_report", "print_comparison", "print_report",
-           "print_summary", "report_frame", "write_html", "write_table"]
+           "print_agreement", "print_summary", "report_frame", "write_html", "write_table"]
 
 SECTIONS = ("outcome", "win kind", "pattern", "pattern points", "pattern money", "property", "property money",
             "wild category",
@@ -394,6 +394,46 @@ def print_comparison(base: VariantStats, others: Sequence[VariantStats], console
     for line in _pairing_lines(others, results):
         console.print(_m(line), highlight=False)
     console.print(_m(_legend(adjust)), style="dim", highlight=False)
+
+
+def _agree_cell(value: bool | None) -> str:
+    return "–" if value is None else ("yes" if value else "no")
+
+
+def print_agreement(names: Sequence[str], rows, console=None) -> None:
+    """The differences of every population side by side (mjsim.populations.agreement_rows),
+    with whether they agree: the same sign and a point common to every 95 % interval."""
+    from rich.table import Table
+
+    console = _console(console)
+    several = len({r.variant for r in rows}) > 1
+    order = {s: i for i, s in enumerate(SECTIONS)}
+    table = Table(title="mjsim populations: each difference under each population", title_justify="left",
+                  title_style="bold magenta")
+    table.add_column("measure")
+    if several:
+        table.add_column("variant")
+    for name in names:
+        table.add_column(f"Δ {_m(name)} [95% CI]", justify="right")
+    table.add_column("agree", justify="center")
+    section = None
+    shown = [r for r in rows if not _quiet(None, r.comparisons)]
+    first: dict = {}
+    for i, r in enumerate(shown):
+        first.setdefault((r.section, r.name), i)
+    # by section, then measure (in first-seen order), the variants of one measure together
+    for r in sorted(shown, key=lambda r: (order.get(r.section, len(order)), first[(r.section, r.name)])):
+        if r.section != section:
+            if section is not None:
+                table.add_section()
+            table.add_row(f"[bold]{_m(TITLES.get(r.section, r.section).split(' (')[0])}")
+            section = r.section
+        table.add_row(_m(name_cell(r.name)), *([_m(r.variant)] if several else []),
+                      *(_diff(c) for c in r.comparisons), _agree_cell(r.agree))
+    console.print(table)
+    console.print(_m("agree: every population's difference has the same sign (none, or all zero) and their 95% "
+                     "intervals share a point; – : a population lacks the measure or its interval"),
+                  style="dim", highlight=False)
 
 
 # ------------------------------------------------------------------------------------
@@ -807,9 +847,12 @@ def html_report(stats_list: Sequence[VariantStats], title: str = "mjsim report")
 
 
 def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: str = "mjsim comparison", *,
-                    results=None, adjust: str = st.ADJUST) -> str:
+                    results=None, adjust: str = st.ADJUST, note: str | None = None) -> str:
+    """`note`: a line shown first (mjsim.populations.blind_note)."""
     results = results if results is not None else st.compare_all(base, others, adjust=adjust)
     page = _Page()
+    if note:
+        page.add(f"<p class=\"note\">{_esc(note)}</p>")
     page.heading(2, "Variants")
     for s in (base, *others):
         page.add(f"<h4>{_esc(s.label)}{' (baseline)' if s is base else ''}</h4>")

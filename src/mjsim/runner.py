@@ -42,10 +42,11 @@ from pathlib import Path
 import numpy as np
 
 from mjsim import evplayer
+from mjsim.populations import SEPARATOR
 from mjsim.rules import Rules
 
 __all__ = [
-    "DEFAULT_CHUNK", "DEFAULT_HANDS", "DEFAULT_OUT", "DEFAULT_SESSION_HANDS", "SIMULATOR",
+    "DEFAULT_CHUNK", "DEFAULT_HANDS", "DEFAULT_OUT", "DEFAULT_PLAYERS", "DEFAULT_SESSION_HANDS", "SIMULATOR",
     "GameUnavailable", "grid_variants", "parse_grid",
     "WIN_KINDS", "RunInterrupted", "RunResult", "RunSpec", "build_chunk", "make_spec",
     "parse_players", "plan_chunks", "read_manifest", "run",
@@ -57,6 +58,9 @@ __all__ = [
 SIMULATOR = "mjsim.game:simulate_chunk"
 
 DEFAULT_HANDS = 100_000
+#: Who plays when a run names nobody: ev reads the rules' values, so a changed value changes
+#: play ("what if 七小對 pays 10?" gets an answer); greedy is the fast value-blind baseline.
+DEFAULT_PLAYERS = "ev"
 DEFAULT_SESSION_HANDS = 16     # four rounds of four deals: long enough for fire and dealer runs
 DEFAULT_CHUNK = 20_000         # ~1-2 s of work per chunk: smooth progress, cheap files
 DEFAULT_OUT = "mjsim-results"
@@ -133,6 +137,7 @@ class RunSpec:
     chunk: int
     label: str = ""   # how a sweep names the variant, e.g. "birds=2"
     swept: tuple = ()  # ((key, value), ...): a sweep's grid values, written as columns of hands
+    population: str = ""  # with several --players: the population's name, which leads the label
 
     @property
     def variant(self) -> str:
@@ -153,6 +158,7 @@ class RunSpec:
             "hands": self.hands,
             "label": self.label,
             "swept": {k: _jsonable(v) for k, v in self.swept},
+            **({"population": self.population} if self.population else {}),
             "changes": {k: _jsonable(v) for k, v in self.rules.changes().items()},
             "mjsim_version": __version__,
         }
@@ -210,9 +216,9 @@ def _not_whole_sessions(hands: int, session_hands: int) -> str:
             f"{session_hands}); the nearest that work: {' or '.join(options)}")
 
 
-def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
+def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HANDS,
               session_hands: int = DEFAULT_SESSION_HANDS, seed: int = 0, chunk: int | None = None,
-              label: str = "", swept: Sequence[tuple[str, object]] = ()) -> RunSpec:
+              label: str = "", swept: Sequence[tuple[str, object]] = (), population: str = "") -> RunSpec:
     """A validated RunSpec; every bad value raises ValueError naming it."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules, got {type(rules).__name__}")
@@ -232,7 +238,7 @@ def make_spec(rules: Rules, *, players="greedy", hands: int = DEFAULT_HANDS,
     clash = [k for k, _ in swept if k in hands_schema().names]
     if clash:
         raise ValueError(f"--grid key {clash[0]!r} has the name of a hands column")
-    return RunSpec(rules, players, hands, session_hands, seed, chunk, label, swept)
+    return RunSpec(rules, players, hands, session_hands, seed, chunk, label, swept, population)
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -293,9 +299,12 @@ def grid_variants(base: Rules, grid: Sequence[tuple[str, Sequence[str]]]) -> lis
     return out
 
 
-def sweep_specs(base: Rules, grid: Sequence[tuple[str, Sequence[str]]], **spec_options) -> list[RunSpec]:
+def sweep_specs(base: Rules, grid: Sequence[tuple[str, Sequence[str]]], *, population: str = "",
+                **spec_options) -> list[RunSpec]:
     """One RunSpec per grid combination (see grid_variants), labelled "key=value ..." and
-    carrying the swept values, which become columns of its hands table.
+    carrying the swept values, which become columns of its hands table.  With a
+    `population` name (a sweep under several --players) the label starts with it:
+    "greedy / key=value ...".
 
     The values of one key get one type across the sweep (ints become floats beside a float),
     so the columns of every variant line up for any reader.
@@ -306,7 +315,9 @@ def sweep_specs(base: Rules, grid: Sequence[tuple[str, Sequence[str]]], **spec_o
     for k, vs in values.items():
         if any(isinstance(v, float) for v in vs) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vs):
             values[k] = [float(v) for v in vs]
-    return [make_spec(r, label=label, swept=[(k, values[k][i]) for k in keys], **spec_options)
+    prefix = population + SEPARATOR if population else ""
+    return [make_spec(r, label=prefix + label, swept=[(k, values[k][i]) for k in keys], population=population,
+                      **spec_options)
             for i, (label, r) in enumerate(variants)]
 
 
