@@ -506,17 +506,33 @@ def _frame_part(f: HandFrame, game: str) -> _Part:
     for d in defs:
         if d.n not in part.n:
             ng = g(d.n)
-            part.n[d.n] = (float(ng.sum()), int((ng > 0).sum()), float(ng @ ng))
+            part.n[d.n] = (float(ng.sum()), int((ng > 0).sum()), _dot(ng, ng))
         yg, ng = g(d.y), g(d.n)
         y_total, n_total = float(yg.sum()), part.n[d.n][0]
         r = y_total / n_total if n_total else 0.0
         e = yg - r * ng
-        part.y[d.key] = (y_total, r, float(e @ e), float(e @ ng))
+        part.y[d.key] = (y_total, r, _dot(e, e), _dot(e, ng))
         if d.kind == "mean" and d.sq:
             lo, hi = f[d.lo], f[d.hi]
             part.moments[d.key] = (float(f[d.sq].sum()), _nan_extreme(np.nanmin, lo), _nan_extreme(np.nanmax, hi))
     part.counts = _chunk_counts(f, starts)
     return part
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """Σ a·b without BLAS: OpenBLAS's threads, on a loaded machine, made a dot product of a
+    few thousand numbers cost milliseconds, and a summary makes hundreds per slice."""
+    return float(np.multiply(a, b).sum())
+
+
+def _gram(v: np.ndarray) -> np.ndarray:
+    """v·vᵀ of a few rows (see _dot)."""
+    k = len(v)
+    out = np.empty((k, k))
+    for i in range(k):
+        for j in range(i, k):
+            out[i, j] = out[j, i] = _dot(v[i], v[j])
+    return out
 
 
 def _nan_extreme(fn, values: np.ndarray) -> float:
@@ -716,7 +732,7 @@ def _paired_part(fa: HandFrame, fb: HandFrame, defs: Sequence, lists: M.Lists) -
         if d.binary:
             hya, hyb = fa[d.y], fb[d.y]
             up, down = int((hyb > hya).sum()), int((hyb < hya).sum())
-        out["m"][d.key] = (Ya, Yb, Na, Nb, ra, rb, v @ v.T, int(((na > 0) | (nb > 0)).sum()), up, down)
+        out["m"][d.key] = (Ya, Yb, Na, Nb, ra, rb, _gram(v), int(((na > 0) | (nb > 0)).sum()), up, down)
     return out
 
 
