@@ -151,6 +151,9 @@ def _wins_columns(lists: Lists) -> list[tuple[str, str, bool]]:
     cols += [(f"kind{i}", f"bool_or(win_kind = {sql_str(k)})::INT", True) for i, k in enumerate(lists.kinds)]
     cols += [(f"prop{i}", f"bool_or(list_contains(properties, {sql_str(p)}))::INT", True)
              for i, p in enumerate(lists.properties)]
+    # the money a property's wins received (a win with several properties counts in each)
+    cols += [(f"propr{i}", f"sum(CASE WHEN list_contains(properties, {sql_str(p)}) THEN received ELSE 0 END)", True)
+             for i, p in enumerate(lists.properties)]
     cols += [(f"cat{i}", f"bool_or(category = {sql_str(c)})::INT", True) for i, c in enumerate(lists.categories)]
     for s in range(4):
         cols += [(f"won{s}", f"bool_or(winner = {s})::INT", True),
@@ -187,6 +190,9 @@ def definitions(lists: Lists, fire: bool = True) -> list[Def]:
     # per pattern: what a win of it is worth and the share of all win money it carries
     d += [Def("pattern points", p, "mean", f"patp{i}", n=f"patn{i}", unit="wins") for i, p in enumerate(L.patterns)]
     d += [Def("pattern money", p, "rate", f"patr{i}", n="rec", unit="points") for i, p in enumerate(L.patterns)]
+    # the same share for every property (Anhua 清一色, a wild category, a 槓 context): properties
+    # overlap, so these shares need not add up to 1
+    d += [Def("property money", p, "rate", f"propr{i}", n="rec", unit="points") for i, p in enumerate(L.properties)]
     d += [Def("seat", f"seat {s} wins", "rate", f"won{s}") for s in range(4)]
     d += [Def("seat", f"seat {s} deals in", "rate", f"dealt{s}") for s in range(4)]
     if L.game == "anhua":
