@@ -699,13 +699,16 @@ class SimulationEvaluator:
             return [tuple(known[_tkey(t)]) for t in self.targets]
         recorded = precision._recorded_hands(self.out, spec)
         if recorded is not None and recorded > hands:
-            spec = self.spec(pos, recorded)      # the state was lost: read what is there
+            spec = self.spec(pos, recorded)      # grown past this step by an earlier run
         precision._allow_growth(self.out, spec)
         if self.progress is not None:
             self.progress(self.label(pos), spec.hands, self.hands_played)
         result = self.run_step(spec)
         self.hands_played += getattr(result, "hands_done", 0) or 0
-        st = stats.variant_stats(self.out, spec.variant)
+        if spec.hands > hands:
+            st = _prefix_stats(self.out, spec, hands)
+        else:
+            st = stats.variant_stats(self.out, spec.variant)
         found = {m.key: m for m in (*st.rates, *st.means)}
         out = []
         for t in self.targets:
@@ -721,6 +724,35 @@ class SimulationEvaluator:
         entry.update({_tkey(t): list(e) for t, e in zip(self.targets, out)})
         _write_state(self.out, state)
         return out
+
+
+def _prefix_stats(out: Path, spec, hands: int):
+    """The statistics of a variant's first `hands` hands (whole chunks): a temporary
+    dataset of links to those chunk files, read as any dataset. A resumed search whose
+    state file is gone then sees at each step what the first run saw."""
+    import shutil
+    import tempfile
+
+    from mjsim import runner, stats
+
+    tmp = Path(tempfile.mkdtemp(prefix="mjsim-balance-"))
+    try:
+        for table in runner.TABLES:
+            src = runner.partition(out, table, spec.variant)
+            dst = runner.partition(tmp, table, spec.variant)
+            dst.mkdir(parents=True)
+            for start, count in runner.plan_chunks(spec):
+                if start >= hands:
+                    break
+                f = src / runner.chunk_name(spec, start, count)
+                if f.exists():
+                    (dst / f.name).symlink_to(f.resolve())
+        manifest = runner.read_manifest(out)
+        entry = dict(manifest["variants"].get(spec.variant, {}), hands=hands)
+        (tmp / "manifest.json").write_text(json.dumps({"variants": {spec.variant: entry}}))
+        return stats.variant_stats(tmp, spec.variant)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _tkey(t: Target) -> str:
