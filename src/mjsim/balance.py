@@ -334,12 +334,11 @@ def _grow(n: int, chunk: int, cap: int, ests: Sequence[Estimate], t: float) -> i
     return cap if need >= cap else min(cap, max(n + chunk, math.ceil(need / chunk) * chunk))
 
 
-def _interpolate(a: int, b: int, ga: float, gb: float, halving: bool) -> int:
+def _interpolate(a: int, b: int, ga: float, gb: float, bisect: bool) -> int:
     """The next point strictly inside (a, b): interpolated (regula falsi), or the midpoint
-    when the bracket did not halve last time (bisection's guarantee) or the data say
-    nothing."""
+    when `bisect` (bisection's guarantee) or the data say nothing."""
     mid = (a + b) // 2
-    if halving or not (math.isfinite(ga) and math.isfinite(gb)) or ga == gb:
+    if bisect or not (math.isfinite(ga) and math.isfinite(gb)) or ga == gb:
         return mid
     p = a + (b - a) * (-ga) / (gb - ga)
     return min(b - 1, max(a + 1, int(round(p))))
@@ -400,35 +399,57 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
 
 
 def _bisect(book: _Book, a: int, b: int, n: int, sign: int, t: float) -> tuple[int, int]:
-    """Narrow the bracket (g(a) < 0 <= g(b) after the sign) to adjacent positions."""
-    last_width = None
+    """Narrow the bracket (g(a) < 0 <= g(b) after the sign) to adjacent positions.
+
+    Regula falsi with the Illinois rule (an end kept twice in a row has its value halved
+    in the interpolation, so a curved response is not approached from one side only), and
+    the midpoint after three steps in a row that did not halve the bracket: never worse
+    than about three times bisection's log2(range) steps, usually a handful on a smooth
+    response."""
+    kept, weight, slow, width = 0, 1.0, 0, b - a
     while b - a > 1:
         ga, gb = sign * (book((a,), n).est[0][0] - t), sign * (book((b,), n).est[0][0] - t)
         if ga >= 0:        # a itself hits the target exactly
-            return a, a + 1 if a + 1 <= b else b
-        halving = last_width is not None and (b - a) * 2 > last_width
-        last_width = b - a
-        m = _interpolate(a, b, ga, gb, halving)
+            return a, min(a + 1, b)
+        fa, fb = (ga * weight, gb) if kept < 0 else (ga, gb * weight) if kept > 0 else (ga, gb)
+        m = _interpolate(a, b, fa, fb, slow >= 3)
         gm = sign * (book((m,), n).est[0][0] - t)
+        side = 1 if gm < 0 else -1          # +1: b is kept, -1: a is kept
         if gm < 0:
             a = m
         else:
             b = m
+        weight = weight / 2 if side == kept else 1.0
+        kept = side
+        slow = slow + 1 if (b - a) * 2 > width else 0
+        width = b - a
     return a, b
 
 
 def _rebracket(book: _Book, a: int, b: int, lo: int, hi: int, n: int, sign: int, t: float) -> tuple[int, int]:
-    """After more hands: the old pair (a, b) at n hands, widened outward (doubling steps)
-    on a side where the target moved out of the bracket."""
-    step = 1
-    while sign * (book((a,), n).est[0][0] - t) >= 0 and a > lo:
+    """After more hands: the old pair (a, b) at n hands, widened outward on a side where
+    the target moved out of the bracket. The first step is where the pair's slope puts the
+    target (common random numbers make that slope precise), then doubling steps."""
+    def g(p: int) -> float:
+        return sign * (book((p,), n).est[0][0] - t)
+
+    slope = (g(b) - g(a)) / max(1, b - a)
+    step = _first_step(g(a), slope)
+    while g(a) >= 0 and a > lo:
         b, a = a, max(lo, a - step)
         step *= 2
-    step = 1
-    while sign * (book((b,), n).est[0][0] - t) < 0 and b < hi:
+    step = _first_step(g(b), slope)
+    while g(b) < 0 and b < hi:
         a, b = b, min(hi, b + step)
         step *= 2
     return a, b
+
+
+def _first_step(gv: float, slope: float) -> int:
+    """Positions to the target from a point `gv` off it, one past the linear guess."""
+    if slope > 0 and math.isfinite(gv) and math.isfinite(slope):
+        return max(1, min(1 << 20, math.floor(abs(gv) / slope) + 1))
+    return 1
 
 
 def _choose(target: Target, ca: Candidate, cb: Candidate, sign: int) -> int:
@@ -649,6 +670,11 @@ def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None) -> 
         # a first step of a few thousand hands at least: fewer say little about a pattern's share
         want = min(runner.DEFAULT_CHUNK, max(session_hands, max_hands // 64, min(max_hands, FIRST_HANDS)))
         chunk = max(session_hands, want // session_hands * session_hands)
+        # a chunk that divides --hands, when one is near: the last step is then --hands itself
+        divisors = [c for c in range(session_hands, runner.DEFAULT_CHUNK + 1, session_hands)
+                    if max_hands % c == 0 and max(want / 2, min(FIRST_HANDS, max_hands)) <= c]
+        if divisors:
+            chunk = min(divisors, key=lambda c: (abs(c - want), c))
     if chunk % session_hands:
         raise ValueError(f"--chunk {chunk} must be a multiple of --session-hands {session_hands}")
     if max_hands < chunk:
