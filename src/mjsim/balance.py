@@ -12,12 +12,13 @@ Method
   partition) of the output dataset, as in `mjsim sweep`; a rerun resumes.
 - **One parameter, one target** (`search_1d`): the two ends of the range are played, the
   target is bracketed, and the bracket is bisected over the integers (the next point is
-  the linear interpolation of the bracket, kept inside it and replaced by the midpoint when
-  the bracket does not halve: a safeguarded regula falsi) until the two candidates either
-  side of the answer are adjacent. If either of them still has the target inside its
-  95 % interval, all hands of the search are multiplied by 4 (more chunks of the same
-  seeds) and the pair is played again, the bracket widened if it moved, until the pair is
-  resolved at 95 % or `--hands` is reached. Floats (probabilities such as `fire`) are
+  the linear interpolation of the bracket with the Illinois rule, replaced by the midpoint
+  after three steps that did not halve the bracket: a safeguarded regula falsi) until the
+  two candidates either side of the answer are adjacent. If either of them still has the
+  target inside its 95 % interval, the hands grow (by the square-root law, at least 4
+  times, whole chunks of the same seeds) and the pair is played further, the bracket
+  widened if the answer moved, until the pair is resolved at 95 % or `--hands` is
+  reached. Floats (probabilities such as `fire`) are
   searched the same way on a grid of 1/1000 of the range (a bisection with a sample size
   that grows as the bracket narrows: a stochastic root-finder of the probabilistic
   bisection kind, without its Bayesian update). The answer is the candidate of the pair
@@ -27,8 +28,9 @@ Method
 - **Several parameters or targets** (`search_optuna`): Optuna's TPE sampler (integer-aware,
   multi-objective) minimises each target's standardised deviation |estimate - target| / s,
   s the target's standard error at the first candidate, with every candidate at `--hands`
-  hands. Its Pareto set is kept; the answer is the Pareto candidate with the smallest sum of
-  squared standardised deviations. When no candidate meets every target within its
+  hands, then a compass search over the integers polishes the best. The Pareto set of the
+  candidates is kept; the answer is the candidate meeting every target with the smallest
+  sum of squared standardised deviations (else the Pareto one with the smallest). When no candidate meets every target within its
   interval, the search says so in one line (the targets may conflict).
 
 The search logic takes an evaluator `f(position, hands) -> [(estimate, low, high), ...]`, so
