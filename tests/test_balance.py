@@ -267,3 +267,27 @@ def test_refusals_are_one_line_and_exit_2(capsys, tmp_path, args, message):
     assert code == 2
     assert message in one_line(err)
     assert not (tmp_path / "r").exists()      # refused before any work
+
+
+def test_several_populations_side_by_side(capsys, tmp_path):
+    code, stdout, err = cli(capsys, "balance", "--rules", "anhua", "--vary", "multipliers.qingyise=30..150",
+                            "--target", "property money:qingyise=0.10", "--hands", "800", "--seed", "5",
+                            "--players", "greedy", "--players", "random", "--out", tmp_path / "p",
+                            "--no-progress", "--json", tmp_path / "p.json")
+    assert code == 0, err
+    assert "answers side by side" in stdout
+    data = json.loads((tmp_path / "p.json").read_text())
+    assert [p["players"] for p in data["populations"]] == [["greedy"] * 4, ["random"] * 4]
+    # one dataset: each population's candidates are variants of their own
+    variants = stats.variants(tmp_path / "p")
+    assert any(v.endswith("[greedy,greedy,greedy,greedy]") for v in variants)
+    assert any(v.endswith("[random,random,random,random]") for v in variants)
+    assert data["best"] == data["populations"][0]["best"]
+
+
+def test_a_measure_without_estimate_is_flagged_not_guessed():
+    def f(pos, n):
+        return [(math.nan, math.nan, math.nan)]
+
+    r = bal.search_1d(f, _target(), 1, 200, start=1_000, cap=4_000, chunk=1_000)
+    assert r.status == "unreachable" and "has no estimate" in r.message and r.hands == 4_000

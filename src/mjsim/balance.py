@@ -361,6 +361,14 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
 
     while True:
         ea, eb = book((lo,), n), book((hi,), n)
+        if not all(math.isfinite(c.est[0][0]) for c in (ea, eb)):
+            if n < cap:      # e.g. no win yet that the share could be read from
+                n = _next_hands(n, chunk, cap)
+                continue
+            bad = ea if not math.isfinite(ea.est[0][0]) else eb
+            return SearchResult(bad.pos, n, book.evaluations, None, "unreachable",
+                                f"{target.section}:{target.name} has no estimate at {bad.pos[0]} "
+                                f"after {n:,} hands (nothing to measure it on, e.g. no win)")
         inc = eb.est[0][0] >= ea.est[0][0]
         sign = 1 if inc else -1
         ga, gb = sign * g(ea), sign * g(eb)     # increasing in position after the sign
