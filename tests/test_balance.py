@@ -47,7 +47,7 @@ def noisy_share(a=0.0017, b=1.0, sd=0.5, offset=0.0):
 def test_bisection_finds_the_known_root_and_its_range():
     f = noisy_share()
     root = 0.10 * 1.0 / (0.9 * 0.0017)          # 65.36
-    r = bal.search_1d(f, _target(), 1, 200, start=20_000, cap=1_000_000, chunk=20_000)
+    r = bal.search_1d(f, _target(), 1, 200, start=20_000, cap=1_000_000, chunk=20_000, range_evals=12)
     assert r.status == "ok"
     assert r.best == (65,)                      # |share(65) - 0.1| < |share(66) - 0.1|
     assert r.hands == 1_000_000
@@ -58,6 +58,14 @@ def test_bisection_finds_the_known_root_and_its_range():
     assert (lo, hi) == (min(inside), max(inside)) and r.range_exact
     # bisection: far fewer candidates than the 200 values
     assert len({c.pos for c in r.evaluations}) < 15
+    # with the default budget the ends may be interpolated, and then they are said to be
+    f2 = noisy_share(sd=2.4)
+    r = bal.search_1d(f2, _target(), 1, 200, start=20_000, cap=1_000_000, chunk=20_000)
+    (lo, hi), = r.range
+    inside = [m for m in range(1, 201) if f2((m,), 1_000_000)[0][1] <= 0.1 <= f2((m,), 1_000_000)[0][2]]
+    assert abs(lo - min(inside)) <= 1 and abs(hi - max(inside)) <= 1
+    if (lo, hi) != (min(inside), max(inside)):
+        assert not r.range_exact
 
 
 def test_bisection_stops_growing_once_the_pair_is_resolved():

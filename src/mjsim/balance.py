@@ -52,8 +52,9 @@ __all__ = ["Balance", "Candidate", "Target", "Vary", "balance", "parse_targets",
 GROWTH = 4
 #: a float range is searched on this many steps
 FLOAT_STEPS = 1000
-#: most candidates evaluated to find one end of the indistinguishable range
-RANGE_EVALS = 12
+#: most candidates played to find one end of the indistinguishable range; past them the
+#: end is interpolated between the last two played (said "about" in the answer)
+RANGE_EVALS = 2
 #: Optuna trials by default (several parameters or targets)
 DEFAULT_TRIALS = 40
 STATE_FILE = "balance-state.json"
@@ -347,7 +348,7 @@ def _interpolate(a: int, b: int, ga: float, gb: float, bisect: bool) -> int:
 
 
 def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: int, cap: int,
-              chunk: int | None = None, preferred: int | None = None) -> SearchResult:
+              chunk: int | None = None, preferred: int | None = None, range_evals: int = RANGE_EVALS) -> SearchResult:
     """Bracket and bisect one monotone response over the integers lo..hi (see the module
     doc). `start` hands first, multiplied by GROWTH (whole `chunk`s) up to `cap`.
     `preferred`: the position kept when every value meets an inequality target."""
@@ -404,7 +405,7 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
         a, b = _rebracket(book, a, b, lo, hi, n, sign, t)
     ca, cb = book((a,), n), book((b,), n)
     best = _choose(target, ca, cb, sign)
-    rng, exact = _range(book, a, b, lo, hi, n, sign, t) if target.op == "=" else ((best, best), True)
+    rng, exact = _range(book, a, b, lo, hi, n, sign, t, range_evals) if target.op == "=" else ((best, best), True)
     return SearchResult((best,), n, book.evaluations, [rng], "ok", "", resolved, range_exact=exact)
 
 
@@ -473,7 +474,7 @@ def _choose(target: Target, ca: Candidate, cb: Candidate, sign: int) -> int:
     return (ca if abs(ea - target.value) <= abs(eb - target.value) else cb).pos[0]
 
 
-def _range(book: _Book, a: int, b: int, lo: int, hi: int, n: int, sign: int, t: float):
+def _range(book: _Book, a: int, b: int, lo: int, hi: int, n: int, sign: int, t: float, budget: int):
     """The positions whose 95 % interval at n hands contains t: ((low, high), exact).
 
     In position order (after the sign) the intervals lie below t, then contain it, then
@@ -485,13 +486,13 @@ def _range(book: _Book, a: int, b: int, lo: int, hi: int, n: int, sign: int, t: 
         best = a if abs(ca.est[0][0] - t) <= abs(cb.est[0][0] - t) else b
         return (best, best), True
     slope = abs(cb.est[0][0] - ca.est[0][0]) / max(1, b - a)
-    low, exact_low = (_edge(book, a, lo, -1, n, t, below, slope) if sa == 0 else (b, True))
-    high, exact_high = (_edge(book, b, hi, +1, n, t, -below, slope) if sb == 0 else (a, True))
+    low, exact_low = (_edge(book, a, lo, -1, n, t, below, slope, budget) if sa == 0 else (b, True))
+    high, exact_high = (_edge(book, b, hi, +1, n, t, -below, slope, budget) if sb == 0 else (a, True))
     return (low, high), exact_low and exact_high
 
 
 def _edge(book: _Book, inside: int, end: int, step_dir: int, n: int, t: float, resolved_side: int,
-          slope: float) -> tuple[int, bool]:
+          slope: float, budget: int) -> tuple[int, bool]:
     """The last position from `inside` towards `end` whose interval contains t.
 
     A first guess from the slope and the interval's half-width, then doubling steps until
@@ -504,7 +505,7 @@ def _edge(book: _Book, inside: int, end: int, step_dir: int, n: int, t: float, r
     step = max(1, min(guess, abs(end - inside)))
     contained, evals = inside, 0
     out = None
-    while evals < RANGE_EVALS:
+    while evals < max(1, budget):
         p = inside + step_dir * step
         if (p - end) * step_dir > 0:
             p = end
@@ -523,14 +524,22 @@ def _edge(book: _Book, inside: int, end: int, step_dir: int, n: int, t: float, r
         step *= 2
     if out is None:
         return contained, contained == end
-    while abs(out - contained) > 1 and evals < RANGE_EVALS:
+    while abs(out - contained) > 1 and evals < budget:
         m = (out + contained) // 2
         evals += 1
         if _side(book((m,), n).est[0], t) == resolved_side:
             out = m
         else:
             contained = m
-    return contained, abs(out - contained) <= 1
+    if abs(out - contained) <= 1:
+        return contained, True
+    # the budget is spent: where the interval's bound crosses t, linearly between the two
+    # (smooth in the parameter: every candidate is played on the same hands)
+    k = 2 if resolved_side < 0 else 1          # the bound that crosses t: high below, low above
+    bc, bo = book((contained,), n).est[0][k], book((out,), n).est[0][k]
+    frac = (bc - t) / (bc - bo) if bc != bo else 0.0
+    steps = int(math.floor(max(0.0, min(1.0, frac)) * abs(out - contained)))
+    return contained + step_dir * min(steps, abs(out - contained) - 1), False
 
 
 def search_choices(evaluate: Evaluator, targets: Sequence[Target], n_choices: int, *, hands: int) -> SearchResult:
