@@ -181,6 +181,15 @@ def test_property_money_share_of_qingyise_matches_the_wins_table(anhua_greedy):
     assert r.freq == pytest.approx(qys / total)
     lo, hi = r.ci
     assert lo < r.freq < hi
+    # the report shows the section (terminal and HTML)
+    from rich.console import Console
+
+    from mjsim import report
+
+    console = Console(record=True, width=200)
+    report.print_report([s], console)
+    assert "Share of win money, by property" in console.export_text()
+    assert "Share of win money, by property" in report.html_report([s])
 
 
 def test_exact_greedy_case(anhua_greedy, tmp_path):
