@@ -986,26 +986,37 @@ def _plot(answer: Balance, t_index: int) -> str | None:
     early = sorted((answer.values(c.pos)[0], c.est[t_index]) for c in answer.result.evaluations
                    if c.hands != final)
     t = answer.targets[t_index]
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    if early:
-        ax.errorbar([x for x, _ in early], [e[0] for _, e in early],
-                    yerr=[[e[0] - e[1] for _, e in early], [e[2] - e[0] for _, e in early]],
-                    fmt="o", ms=3, color="#bbbbbb", ecolor="#dddddd", label="fewer hands")
-    if pts:
-        ax.errorbar([x for x, _ in pts], [e[0] for _, e in pts],
-                    yerr=[[e[0] - e[1] for _, e in pts], [e[2] - e[0] for _, e in pts]],
-                    fmt="o", ms=4, color="#1f77b4", capsize=2, label=f"{final:,} hands (95% interval)")
-    ax.axhline(t.value, color="#d62728", lw=1, ls="--", label=f"target {t.op} {t.value:g}")
     best = answer.values(answer.result.best)[0]
-    ax.axvline(best, color="#2ca02c", lw=1, label=f"chosen {_show(best)}")
     rng = answer.range
-    if rng and len(answer.varies) == 1:
-        a, b = rng[v.name]
-        if a != b:
-            ax.axvspan(a, b, color="#2ca02c", alpha=0.12, label="cannot tell apart")
-    ax.set_xlabel(v.name)
-    ax.set_ylabel(f"{t.section}: {t.name}")
-    ax.legend(fontsize="small")
+    span = rng[v.name] if rng and len(answer.varies) == 1 else None
+    # the whole range, and a zoom on the candidates of the final hands around the answer
+    xs = [x for x, _ in pts] or [best]
+    zoom = (min(xs + [best]), max(xs + [best]))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1, 1.2]})
+    for ax, view in zip(axes, ("all", "zoom")):
+        shown_early = [(x, e) for x, e in early if view == "all" or zoom[0] <= x <= zoom[1]]
+        if shown_early:
+            ax.errorbar([x for x, _ in shown_early], [e[0] for _, e in shown_early],
+                        yerr=[[e[0] - e[1] for _, e in shown_early], [e[2] - e[0] for _, e in shown_early]],
+                        fmt="o", ms=3, color="#bbbbbb", ecolor="#dddddd", label="fewer hands")
+        if pts:
+            ax.errorbar([x for x, _ in pts], [e[0] for _, e in pts],
+                        yerr=[[e[0] - e[1] for _, e in pts], [e[2] - e[0] for _, e in pts]],
+                        fmt="o", ms=4, color="#1f77b4", capsize=2, label=f"{final:,} hands (95% interval)")
+        ax.axhline(t.value, color="#d62728", lw=1, ls="--", label=f"target {t.op} {t.value:g}")
+        ax.axvline(best, color="#2ca02c", lw=1, label=f"chosen {_show(best)}")
+        if span and span[0] != span[1]:
+            ax.axvspan(span[0], span[1], color="#2ca02c", alpha=0.12, label="cannot tell apart")
+        if view == "zoom":
+            pad = max(1, (zoom[1] - zoom[0]) * 0.1)
+            ax.set_xlim(zoom[0] - pad, zoom[1] + pad)
+            ax.set_title("around the answer", fontsize="small", loc="left")
+            ax.legend(fontsize="x-small")
+        else:
+            ax.set_title("whole range", fontsize="small", loc="left")
+        ax.set_xlabel(v.name)
+        ax.set_ylabel(f"{t.section}: {t.name}")
+    fig.tight_layout()
     return report._png(fig)
 
 
