@@ -1076,10 +1076,13 @@ def summary_line(a: Balance) -> str:
     """'multipliers.qingyise = 66 (95%: 63..69 cannot be told apart); property money:qingyise 0.1002 [...]'"""
     best = ", ".join(f"{k} = {_show(v)}" for k, v in a.best.items())
     rng = a.range
-    if rng is not None:
+    if rng is not None and a.result.status == "ok":
         approx = "" if a.result.range_exact else "about "
-        best += " (" + approx + "; ".join(f"{k} {_show(lo)}..{_show(hi)}" for k, (lo, hi) in rng.items()) \
-            + " cannot be told apart at 95%)"
+        if all(lo == hi for lo, hi in rng.values()) and len(rng) == 1:
+            best += " (the values either side are told apart from the target at 95%)"
+        else:
+            best += " (" + approx + "; ".join(f"{k} {_show(lo)}..{_show(hi)}" for k, (lo, hi) in rng.items()) \
+                + " cannot be told apart at 95%)"
     ests = "; ".join(f"{t.section}:{t.name} {_fmt(e[0])} [{_fmt(e[1])}, {_fmt(e[2])}] (target {t.op} {t.value:g})"
                      for t, e in zip(a.targets, a.best_estimates))
     flag = {"unreachable": "UNREACHABLE: ", "conflict": "CONFLICT: "}.get(a.result.status, "")
