@@ -308,3 +308,18 @@ def test_a_measure_without_estimate_is_flagged_not_guessed():
 
     r = bal.search_1d(f, _target(), 1, 200, start=1_000, cap=4_000, chunk=1_000)
     assert r.status == "unreachable" and "has no estimate" in r.message and r.hands == 4_000
+
+
+def test_json_best_is_the_value_written_into_the_rules(tmp_path):
+    from types import SimpleNamespace
+
+    v, v1 = bal.parse_vary("values.qixiaodui=1..60", WANZAI), bal.parse_vary("values.daqidui[0]=1..9", WANZAI)
+    t = bal.parse_targets(["pattern money:qixiaodui=0.06"], "wanzai")
+    result = bal.SearchResult((11, 4), 4000, [bal.Candidate((11, 4), 4000, [(0.06, 0.05, 0.07)])], [(10, 12), (4, 4)])
+    a = bal.Balance(("greedy",) * 4, [v, v1], t, result, SimpleNamespace(base=WANZAI))
+    data = json.loads(bal.write_json(tmp_path / "a.json", [a]).read_text())
+    assert data["best"] == {"values.qixiaodui": [11, 11], "values.daqidui[0]": 4}
+    rules = mjsim.Rules.load(bal.write_rules(tmp_path / "r.toml", a.rules(WANZAI)))
+    assert list(rules["values.qixiaodui"]) == data["best"]["values.qixiaodui"]
+    assert rules["values.daqidui"][0] == 4 and rules["values.daqidui"][1] == WANZAI["values.daqidui"][1]
+    assert data["targets"][0]["estimate"] == 0.06 and data["targets"][0]["interval"] == [0.05, 0.07]

@@ -863,6 +863,19 @@ class Balance:
     def rules(self, base):
         return apply(base, self.varies, self.values(self.result.best))
 
+    def written(self) -> dict:
+        """Each varied key -> the value the chosen rules hold for it: a list-valued key
+        (values.qixiaodui) as the whole list ([11, 11]), one entry (values.qixiaodui[1]) as
+        that entry."""
+        if self.evaluator is None:
+            return {k: _plain(v) for k, v in self.best.items()}
+        rules = self.rules(self.evaluator.base)
+        out = {}
+        for v in self.varies:
+            x = rules[v.key]
+            out[v.name] = _plain(x[v.index] if v.index is not None else x)
+        return out
+
     def table(self) -> list[dict]:
         """Every evaluation: values, hands, each target's estimate and interval."""
         rows = []
@@ -881,7 +894,8 @@ class Balance:
                             "value": t.value, "estimate": _num(est), "interval": [_num(lo), _num(hi)],
                             "met": t.met(est, lo, hi)})
         rng = self.range
-        return {"players": list(self.players), "best": {k: _plain(v) for k, v in self.best.items()},
+        return {"players": list(self.players), "best": self.written(),
+                "values": {k: _plain(v) for k, v in self.best.items()},
                 "targets": targets, "hands": self.result.hands, "status": self.result.status,
                 "message": self.result.message, "resolved": self.result.resolved,
                 "range": None if rng is None else {k: [_plain(a), _plain(b)] for k, (a, b) in rng.items()},
@@ -898,7 +912,7 @@ def _num(x: float):
 
 
 def _plain(v):
-    return list(v) if isinstance(v, tuple) else v
+    return [_plain(x) for x in v] if isinstance(v, (tuple, list)) else v
 
 
 def balance(base, varies: Sequence[Vary], targets: Sequence[Target], *, players="greedy", out,
