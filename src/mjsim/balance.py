@@ -348,7 +348,8 @@ def _interpolate(a: int, b: int, ga: float, gb: float, bisect: bool) -> int:
 
 
 def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: int, cap: int,
-              chunk: int | None = None, preferred: int | None = None, range_evals: int = RANGE_EVALS) -> SearchResult:
+              chunk: int | None = None, preferred: int | None = None, range_evals: int = RANGE_EVALS,
+              show: Callable[[int], str] = str) -> SearchResult:
     """Bracket and bisect one monotone response over the integers lo..hi (see the module
     doc). `start` hands first, multiplied by GROWTH (whole `chunk`s) up to `cap`.
     `preferred`: the position kept when every value meets an inequality target."""
@@ -368,7 +369,7 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
                 continue
             bad = ea if not math.isfinite(ea.est[0][0]) else eb
             return SearchResult(bad.pos, n, book.evaluations, None, "unreachable",
-                                f"{target.section}:{target.name} has no estimate at {bad.pos[0]} "
+                                f"{target.section}:{target.name} has no estimate at {show(bad.pos[0])} "
                                 f"after {n:,} hands (nothing to measure it on, e.g. no win)")
         inc = eb.est[0][0] >= ea.est[0][0]
         sign = 1 if inc else -1
@@ -382,15 +383,15 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
             keep = preferred if preferred is not None and lo <= preferred <= hi else closest.pos[0]
             c = book((keep,), n)
             return SearchResult((keep,), n, book.evaluations, [(lo, hi)], "ok",
-                                f"every value in {lo}..{hi} meets {target.label}", True)
+                                f"every value in {show(lo)}..{show(hi)} meets {target.label}", True)
         if _side(closest.est[0], t) == 0 and n < cap:
             n = _next_hands(n, chunk, cap)
             continue
         status = "unreachable" if _side(closest.est[0], t) != 0 else "ok"
         est = closest.est[0][0]
-        msg = (f"no value in {lo}..{hi} meets {target.label}: the closest is {closest.pos[0]} with {est:.6g}"
+        msg = (f"no value in {show(lo)}..{show(hi)} meets {target.label}: the closest is {show(closest.pos[0])} with {est:.6g}"
                if status == "unreachable" else
-               f"the target is at the end of the range: {closest.pos[0]} gives {est:.6g}, "
+               f"the target is at the end of the range: {show(closest.pos[0])} gives {est:.6g}, "
                f"its interval contains {t:g}")
         return SearchResult(closest.pos, n, book.evaluations, [(closest.pos[0], closest.pos[0])], status, msg)
 
@@ -940,7 +941,8 @@ def balance(base, varies: Sequence[Vary], targets: Sequence[Target], *, players=
     if len(varies) == 1 and len(targets) == 1 and varies[0].kind != "choice":
         lo, hi = varies[0].positions
         preferred = _position_of(varies[0], base)
-        result = search_1d(ev, targets[0], lo, hi, start=start, cap=cap, chunk=chunk, preferred=preferred)
+        result = search_1d(ev, targets[0], lo, hi, start=start, cap=cap, chunk=chunk, preferred=preferred,
+                           show=lambda p: _show(varies[0].value(p)))
     elif len(varies) == 1 and varies[0].kind == "choice":
         result = search_choices(ev, targets, len(varies[0].choices), hands=cap)
     else:
