@@ -271,6 +271,7 @@ def test_unreachable_target_is_one_flagged_line_and_exit_0(capsys, tmp_path):
     (["--vary", "multipliers.qingyise=9..3"], "LO < HI"),
     (["--vary", "multipliers.qingyise=-4..3"], "multipliers.qingyise"),
     (["--vary", "multipliers.qingyise[1]=1..3"], "not a list"),
+    (["--vary", "multipliers.qingyise=1..100000000"], "does not fit in a signed 32-bit integer"),
     (["--target", "property money:nosuch=0.1"], "unknown measure 'nosuch'"),
     (["--target", "nosection:qingyise=0.1"], "unknown section"),
     (["--target", "property money qingyise 0.1"], "expected \"SECTION:MEASURE OP VALUE\""),
