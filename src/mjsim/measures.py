@@ -134,6 +134,14 @@ def union(a: Lists, b: Lists) -> Lists:
                  reasons, None)
 
 
+def _money_properties(lists: Lists) -> list[tuple[int, str]]:
+    """(index, property) of the properties with a `property money` share: those that are
+    not also a pattern id (Wanzai's pattern families have their `pattern money`; every
+    extra column of the per-hand wins aggregate costs memory, and ten more took a 400,000-
+    hand Wanzai summary past its 512 MB limit)."""
+    return [(i, p) for i, p in enumerate(lists.properties) if p not in lists.patterns]
+
+
 def _wins_columns(lists: Lists) -> list[tuple[str, str, bool]]:
     """(alias, aggregate over a hand's wins, summable) for the per-hand wins table."""
     cols = [("nw", "count(*)", True)]
@@ -153,7 +161,7 @@ def _wins_columns(lists: Lists) -> list[tuple[str, str, bool]]:
              for i, p in enumerate(lists.properties)]
     # the money a property's wins received (a win with several properties counts in each)
     cols += [(f"propr{i}", f"sum(CASE WHEN list_contains(properties, {sql_str(p)}) THEN received ELSE 0 END)", True)
-             for i, p in enumerate(lists.properties)]
+             for i, p in _money_properties(lists)]
     cols += [(f"cat{i}", f"bool_or(category = {sql_str(c)})::INT", True) for i, c in enumerate(lists.categories)]
     for s in range(4):
         cols += [(f"won{s}", f"bool_or(winner = {s})::INT", True),
@@ -190,9 +198,9 @@ def definitions(lists: Lists, fire: bool = True) -> list[Def]:
     # per pattern: what a win of it is worth and the share of all win money it carries
     d += [Def("pattern points", p, "mean", f"patp{i}", n=f"patn{i}", unit="wins") for i, p in enumerate(L.patterns)]
     d += [Def("pattern money", p, "rate", f"patr{i}", n="rec", unit="points") for i, p in enumerate(L.patterns)]
-    # the same share for every property (Anhua 清一色, a wild category, a 槓 context): properties
-    # overlap, so these shares need not add up to 1
-    d += [Def("property money", p, "rate", f"propr{i}", n="rec", unit="points") for i, p in enumerate(L.properties)]
+    # the same share for every property that is not a pattern id (Anhua 清一色, a wild category,
+    # a 槓 context; Wanzai 清一色): properties overlap, so these shares need not add up to 1
+    d += [Def("property money", p, "rate", f"propr{i}", n="rec", unit="points") for i, p in _money_properties(L)]
     d += [Def("seat", f"seat {s} wins", "rate", f"won{s}") for s in range(4)]
     d += [Def("seat", f"seat {s} deals in", "rate", f"dealt{s}") for s in range(4)]
     if L.game == "anhua":
