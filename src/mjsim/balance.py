@@ -1094,7 +1094,11 @@ def summary_line(a: Balance) -> str:
     rng = a.range
     if rng is not None and a.result.status == "ok":
         approx = "" if a.result.range_exact else "about "
-        if all(lo == hi for lo, hi in rng.values()) and len(rng) == 1:
+        single = all(lo == hi for lo, hi in rng.values()) and len(rng) == 1
+        hit = all(t.met(*e) for t, e in zip(a.targets, a.best_estimates))
+        if single and not hit:
+            best += " (the target lies between two neighbouring values, each told apart from it at 95%: this is the closer)"
+        elif single:
             best += " (the values either side are told apart from the target at 95%)"
         else:
             best += " (" + approx + "; ".join(f"{k} {_show(lo)}..{_show(hi)}" for k, (lo, hi) in rng.items()) \
