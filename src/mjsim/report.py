@@ -27,14 +27,14 @@ from mjsim.stats import Comparison, Mean, Pairing, Rate, VariantStats
 __all__ = ["comparison_frame", "html_comparison", "html_report", "print_comparison", "print_report",
            "print_agreement", "print_summary", "report_frame", "write_html", "write_table"]
 
-SECTIONS = ("outcome", "win kind", "pattern", "pattern points", "pattern money", "property", "property money",
-            "wild category",
+SECTIONS = ("outcome", "win kind", "pattern", "pattern points", "pattern money", "property",
+            "property money", "wild category",
             "seat", "money", "birds", "kongs", "fire", "score", "win", "hand")
 TITLES = {
     "outcome": "Outcomes", "win kind": "Win kinds", "pattern": "Patterns (scored pattern of a winner)",
     "pattern points": "Points per win, by pattern", "pattern money": "Share of win money, by pattern",
     "property": "Properties (every id a winning hand has)",
-    "property money": "Share of win money, by property (wins that have it)", "wild category": "Anhua wild categories",
+    "property money": "Share of win money, by property (a win counts for each property it has)", "wild category": "Anhua wild categories",
     "seat": "Seats: wins, deal-ins and claims", "money": "Money by reason (share of all payments)", "birds": "Birds (抓鳥)", "kongs": "Kongs", "fire": "Fire (上火)",
     "score": "Net score per hand", "win": "Win values", "hand": "Hand length and claims",
 }

@@ -1,0 +1,326 @@
+"""`mjsim balance`: the search on synthetic responses with known roots (no simulation),
+the `property money` section against the wins table, the exact greedy case (Anhua 清一色's
+share is m·A/(m·A + B) when the play does not depend on the multiplier), refusals, resume
+and workers-independence on small real runs."""
+from __future__ import annotations
+
+import json
+import math
+
+import pyarrow.dataset as ds
+import pytest
+
+import mjsim
+from cli_helpers import cli, one_line
+from mjsim import balance as bal
+from mjsim import runner, stats
+
+ANHUA = mjsim.Rules.load("anhua")
+WANZAI = mjsim.Rules.load("wanzai")
+Z = 1.959963984540054
+
+
+def _target(value=0.10, op="=", name="qingyise", section="property money"):
+    return bal.Target(f"{section}:{name}{op}{value}", section, name, op, value)
+
+
+def noisy_share(a=0.0017, b=1.0, sd=0.5, offset=0.0):
+    """A monotone response m·a/(m·a + b) with a 95 % half-width 1.96·sd/√n, and a bias
+    `offset`/√n that changes with n (as an estimate does), so that more hands move it."""
+    calls = []
+
+    def f(pos, n):
+        calls.append((pos, n))
+        m = pos[0]
+        s = m * a / (m * a + b) + offset / math.sqrt(n)
+        h = Z * sd / math.sqrt(n)
+        return [(s, s - h, s + h)]
+
+    f.calls = calls
+    return f
+
+
+# ------------------------------------------------------------------------------------
+# The search, on synthetic responses
+
+
+def test_bisection_finds_the_known_root_and_its_range():
+    f = noisy_share()
+    root = 0.10 * 1.0 / (0.9 * 0.0017)          # 65.36
+    r = bal.search_1d(f, _target(), 1, 200, start=20_000, cap=1_000_000, chunk=20_000, range_evals=12)
+    assert r.status == "ok"
+    assert r.best == (65,)                      # |share(65) - 0.1| < |share(66) - 0.1|
+    assert r.hands == 1_000_000
+    (lo, hi), = r.range
+    assert lo <= root <= hi
+    # the range is exactly the positions whose interval contains the target at 1M hands
+    inside = [m for m in range(1, 201) if f((m,), 1_000_000)[0][1] <= 0.1 <= f((m,), 1_000_000)[0][2]]
+    assert (lo, hi) == (min(inside), max(inside)) and r.range_exact
+    # bisection: far fewer candidates than the 200 values
+    assert len({c.pos for c in r.evaluations}) < 15
+    # with the default budget the ends may be interpolated, and then they are said to be
+    f2 = noisy_share(sd=2.4)
+    r = bal.search_1d(f2, _target(), 1, 200, start=20_000, cap=1_000_000, chunk=20_000)
+    (lo, hi), = r.range
+    inside = [m for m in range(1, 201) if f2((m,), 1_000_000)[0][1] <= 0.1 <= f2((m,), 1_000_000)[0][2]]
+    assert abs(lo - min(inside)) <= 1 and abs(hi - max(inside)) <= 1
+    if (lo, hi) != (min(inside), max(inside)):
+        assert not r.range_exact
+
+
+def test_bisection_stops_growing_once_the_pair_is_resolved():
+    f = noisy_share(sd=0.01)
+    r = bal.search_1d(f, _target(), 1, 200, start=20_000, cap=1_000_000, chunk=20_000)
+    assert r.resolved and r.hands == 20_000 and r.best == (65,)
+    assert r.range == [(65, 65)]
+    assert max(n for _, n in f.calls) == 20_000
+
+
+def test_a_decreasing_response_and_a_moving_estimate():
+    # decreasing in the position, and the estimate drifts with n: the bracket is redone
+    def f(pos, n):
+        m = pos[0]
+        s = 1.0 - m / 100 + 3.0 / math.sqrt(n)
+        h = Z * 0.3 / math.sqrt(n)
+        return [(s, s - h, s + h)]
+
+    r = bal.search_1d(f, _target(0.5), 0, 100, start=1_000, cap=64_000, chunk=1_000)
+    # at 64,000 hands the response is 1 - m/100 + 0.01186: closest to 0.5 at m = 51
+    assert r.best == (51,) and r.hands == 64_000
+
+
+def test_unreachable_target_names_the_closest_value():
+    r = bal.search_1d(noisy_share(sd=0.01), _target(0.6), 1, 200, start=1_000, cap=4_000, chunk=1_000)
+    assert r.status == "unreachable" and r.best == (200,)
+    assert "no value in 1..200 meets" in r.message and "closest is 200" in r.message
+
+
+def test_inequality_target_keeps_the_side():
+    f = noisy_share(sd=0.01)
+    r = bal.search_1d(f, _target(0.10, "<="), 1, 200, start=20_000, cap=20_000)
+    assert r.best == (65,)          # share(65) < 0.1 < share(66)
+    r = bal.search_1d(f, _target(0.10, ">="), 1, 200, start=20_000, cap=20_000)
+    assert r.best == (66,)
+    # every value meets it: the base value (preferred) is kept
+    r = bal.search_1d(f, _target(0.9, "<="), 1, 200, start=20_000, cap=20_000, preferred=2)
+    assert r.best == (2,) and r.status == "ok"
+
+
+def test_optuna_two_parameters_two_targets():
+    pytest.importorskip("optuna")
+    # two shares, each set by its own parameter: the joint answer is (20, 40)
+    def f(pos, n):
+        h = Z * 0.05 / math.sqrt(n)
+        return [(pos[0] / 200, pos[0] / 200 - h, pos[0] / 200 + h),
+                (pos[1] / 400, pos[1] / 400 - h, pos[1] / 400 + h)]
+
+    targets = [_target(0.10, name="a"), _target(0.10, name="b")]
+    r = bal.search_optuna(f, targets, [("x", 1, 60), ("y", 1, 60)], hands=10_000, trials=60, seed=1)
+    assert r.status == "ok"
+    assert abs(r.best[0] - 20) <= 1 and abs(r.best[1] - 40) <= 1
+    assert all(lo <= want <= hi for (lo, hi), want in zip(r.range, (20, 40)))
+
+
+def test_optuna_names_a_conflict():
+    pytest.importorskip("optuna")
+    # both targets on one parameter, asking for two different values of it
+    def f(pos, n):
+        h = Z * 0.05 / math.sqrt(n)
+        return [(pos[0] / 100, pos[0] / 100 - h, pos[0] / 100 + h)] * 2
+
+    targets = [_target(0.10, name="a"), _target(0.50, name="b")]
+    r = bal.search_optuna(f, targets, [("x", 1, 60)], hands=10_000, trials=60, seed=1)
+    assert r.status == "conflict" and "may conflict" in r.message
+    pareto = {p[0] for p in r.pareto}
+    assert {10, 50} <= pareto          # both ends of the trade-off are on the Pareto set
+
+
+# ------------------------------------------------------------------------------------
+# Parsing
+
+
+def test_parse_vary_and_targets():
+    v = bal.parse_vary("values.qixiaodui=1..60", WANZAI)
+    assert (v.kind, v.positions) == ("int", (1, 60))
+    assert bal.apply(WANZAI, [v], [7])["values.qixiaodui"] == (7, 7)
+    v1 = bal.parse_vary("values.qixiaodui[1]=2..9", WANZAI)
+    assert bal.apply(WANZAI, [v1], [9])["values.qixiaodui"] == (5, 9)
+    f = bal.parse_vary("fire=0..0.5", WANZAI)
+    assert f.kind == "float" and f.value(500) == 0.25
+    assert bal.apply(WANZAI, [f], [0.25])["fire"] == (0.25,) * 4
+    t = bal.parse_targets(["score:dealer - non-dealer<=0", "pattern money:qixiaodui=6%"], "wanzai")
+    assert t[0].key == ("score", "dealer − non-dealer") and t[0].op == "<="
+    assert t[1].value == pytest.approx(0.06)
+    assert bal.parse_targets(["property money:qingyise>=0.1"], "anhua")[0].key == ("property money", "qingyise")
+
+
+# ------------------------------------------------------------------------------------
+# Real runs (small)
+
+
+def _wins(root):
+    return ds.dataset(root / "wins", format="parquet", partitioning="hive").to_table().to_pylist()
+
+
+@pytest.fixture(scope="module")
+def anhua_greedy(tmp_path_factory):
+    root = tmp_path_factory.mktemp("anhua_greedy") / "d"
+    spec = runner.make_spec(ANHUA, players="greedy", hands=1600, session_hands=16, seed=5, chunk=1600)
+    runner.run(spec, root, workers=1, progress=False)
+    return root
+
+
+def test_property_money_share_of_qingyise_matches_the_wins_table(anhua_greedy):
+    s = stats.variant_stats(anhua_greedy)
+    r = next(r for r in s.rates if r.key == ("property money", "qingyise"))
+    wins = _wins(anhua_greedy)
+    qys = sum(w["received"] for w in wins if "qingyise" in (w["properties"] or []))
+    total = sum(w["received"] for w in wins)
+    assert qys > 0
+    assert r.count == qys and r.n == total
+    assert r.freq == pytest.approx(qys / total)
+    lo, hi = r.ci
+    assert lo < r.freq < hi
+    # the report shows the section (terminal and HTML)
+    from rich.console import Console
+
+    from mjsim import report
+
+    console = Console(record=True, width=200)
+    report.print_report([s], console)
+    assert "Share of win money, by property" in console.export_text()
+    assert "Share of win money, by property" in report.html_report([s])
+
+
+def test_exact_greedy_case(anhua_greedy, tmp_path):
+    """Under greedy the play does not depend on the 清一色 multiplier: with the same seed
+    and hands, the share at m is m·A/(m·A + B), A = 清一色 money per unit of multiplier and
+    B = the rest (from the dataset at the default ×2). The search must pick the integer
+    whose exact share is closest to the target, and report that share."""
+    wins = _wins(anhua_greedy)
+    m0 = ANHUA["multipliers.qingyise"]
+    A = sum(w["received"] for w in wins if "qingyise" in (w["properties"] or [])) / m0
+    B = sum(w["received"] for w in wins if "qingyise" not in (w["properties"] or []))
+    exact = lambda m: m * A / (m * A + B)  # noqa: E731
+    want = min(range(1, 201), key=lambda m: abs(exact(m) - 0.10))
+    v = bal.parse_vary("multipliers.qingyise=1..200", ANHUA)
+    t = bal.parse_targets(["property money:qingyise=0.10"], "anhua")
+    a = bal.balance(ANHUA, [v], t, players="greedy", out=tmp_path / "b", hands=1600, seed=5,
+                    session_hands=16, chunk=1600, workers=1)
+    assert a.best == {"multipliers.qingyise": want}
+    est, lo, hi = a.best_estimates[0]
+    assert est == pytest.approx(exact(want), rel=1e-9)
+    # every evaluated candidate lies on the exact curve
+    for c in a.result.evaluations:
+        assert c.est[0][0] == pytest.approx(exact(c.pos[0]), rel=1e-9)
+    rng = a.range["multipliers.qingyise"]
+    assert rng[0] <= want <= rng[1]
+
+
+def _balance_args(out, *extra):
+    return ["balance", "--rules", "anhua", "--vary", "multipliers.qingyise=30..150",
+            "--target", "property money:qingyise=0.10", "--hands", "1600", "--chunk", "800",
+            "--seed", "5", "--out", out, "--no-progress", *extra]
+
+
+def test_cli_outputs_resume_and_workers(capsys, tmp_path):
+    out1, out2 = tmp_path / "w1", tmp_path / "w2"
+    code, stdout, err = cli(capsys, *_balance_args(out1, "-w", "1", "--json", tmp_path / "a.json",
+                                                   "--write", tmp_path / "chosen.toml"))
+    assert code == 0, err
+    first = json.loads((tmp_path / "a.json").read_text())
+    m = first["best"]["multipliers.qingyise"]
+    assert 30 <= m <= 150
+    assert first["targets"][0]["interval"][0] <= first["targets"][0]["estimate"] <= first["targets"][0]["interval"][1]
+    assert "multipliers.qingyise = " in stdout and "at 95%" in stdout
+    html = (out1 / "balance.html").read_text()
+    assert "data:image/png;base64," in html
+    # the written rules load with --rules and hold the chosen value
+    assert mjsim.Rules.load(tmp_path / "chosen.toml")["multipliers.qingyise"] == m
+    # resume: the same command plays nothing new and gives the same answer
+    before = sorted(p.name for p in (out1 / "hands").rglob("*.parquet"))
+    code, _, err = cli(capsys, *_balance_args(out1, "-w", "1", "--json", tmp_path / "b.json"))
+    assert code == 0, err
+    assert json.loads((tmp_path / "b.json").read_text())["populations"] == first["populations"]
+    assert sorted(p.name for p in (out1 / "hands").rglob("*.parquet")) == before
+    # without the search's state the data is read back: still the same answer
+    (out1 / bal.STATE_FILE).unlink()
+    code, _, err = cli(capsys, *_balance_args(out1, "-w", "1", "--json", tmp_path / "c.json"))
+    assert code == 0, err
+    assert json.loads((tmp_path / "c.json").read_text())["populations"] == first["populations"]
+    # two workers: the same answer to the last digit
+    code, _, err = cli(capsys, *_balance_args(out2, "-w", "2", "--json", tmp_path / "d.json"))
+    assert code == 0, err
+    assert json.loads((tmp_path / "d.json").read_text())["populations"] == first["populations"]
+
+
+def test_unreachable_target_is_one_flagged_line_and_exit_0(capsys, tmp_path):
+    code, stdout, err = cli(capsys, "balance", "--rules", "anhua", "--vary", "multipliers.qingyise=1..3",
+                            "--target", "property money:qingyise=0.9", "--hands", "800", "--seed", "5",
+                            "--out", tmp_path / "u", "--no-progress", "--json", tmp_path / "u.json")
+    assert code == 0, err
+    assert "UNREACHABLE" in stdout and "no value in 1..3 meets" in stdout
+    data = json.loads((tmp_path / "u.json").read_text())
+    assert data["status"] == "unreachable" and data["best"] == {"multipliers.qingyise": 3}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--vary", "nosuch=1..3"], "nosuch"),
+    (["--vary", "multipliers.qingyise=5"], "give a range LO..HI or at least two choices"),
+    (["--vary", "multipliers.qingyise"], "expected KEY=LO..HI"),
+    (["--vary", "multipliers.qingyise=9..3"], "LO < HI"),
+    (["--vary", "multipliers.qingyise=-4..3"], "multipliers.qingyise"),
+    (["--vary", "multipliers.qingyise[1]=1..3"], "not a list"),
+    (["--vary", "multipliers.qingyise=1..100000000"], "does not fit in a signed 32-bit integer"),
+    (["--target", "property money:nosuch=0.1"], "unknown measure 'nosuch'"),
+    (["--target", "nosection:qingyise=0.1"], "unknown section"),
+    (["--target", "property money qingyise 0.1"], "expected \"SECTION:MEASURE OP VALUE\""),
+    (["--target", "property money:qingyise=ten"], "is not a number"),
+])
+def test_refusals_are_one_line_and_exit_2(capsys, tmp_path, args, message):
+    base = {"--vary": "multipliers.qingyise=1..200", "--target": "property money:qingyise=0.1"}
+    base[args[0]] = args[1]
+    code, _, err = cli(capsys, "balance", "--rules", "anhua", "--vary", base["--vary"], "--target",
+                       base["--target"], "--hands", "800", "--out", tmp_path / "r", "--no-progress")
+    assert code == 2
+    assert message in one_line(err)
+    assert not (tmp_path / "r").exists()      # refused before any work
+
+
+def test_several_populations_side_by_side(capsys, tmp_path):
+    code, stdout, err = cli(capsys, "balance", "--rules", "anhua", "--vary", "multipliers.qingyise=30..150",
+                            "--target", "property money:qingyise=0.10", "--hands", "800", "--seed", "5",
+                            "--players", "greedy", "--players", "random", "--out", tmp_path / "p",
+                            "--no-progress", "--json", tmp_path / "p.json")
+    assert code == 0, err
+    assert "answers side by side" in stdout
+    data = json.loads((tmp_path / "p.json").read_text())
+    assert [p["players"] for p in data["populations"]] == [["greedy"] * 4, ["random"] * 4]
+    # one dataset: each population's candidates are variants of their own
+    variants = stats.variants(tmp_path / "p")
+    assert any(v.endswith("[greedy,greedy,greedy,greedy]") for v in variants)
+    assert any(v.endswith("[random,random,random,random]") for v in variants)
+    assert data["best"] == data["populations"][0]["best"]
+
+
+def test_a_measure_without_estimate_is_flagged_not_guessed():
+    def f(pos, n):
+        return [(math.nan, math.nan, math.nan)]
+
+    r = bal.search_1d(f, _target(), 1, 200, start=1_000, cap=4_000, chunk=1_000)
+    assert r.status == "unreachable" and "has no estimate" in r.message and r.hands == 4_000
+
+
+def test_json_best_is_the_value_written_into_the_rules(tmp_path):
+    from types import SimpleNamespace
+
+    v, v1 = bal.parse_vary("values.qixiaodui=1..60", WANZAI), bal.parse_vary("values.daqidui[0]=1..9", WANZAI)
+    t = bal.parse_targets(["pattern money:qixiaodui=0.06"], "wanzai")
+    result = bal.SearchResult((11, 4), 4000, [bal.Candidate((11, 4), 4000, [(0.06, 0.05, 0.07)])], [(10, 12), (4, 4)])
+    a = bal.Balance(("greedy",) * 4, [v, v1], t, result, SimpleNamespace(base=WANZAI))
+    data = json.loads(bal.write_json(tmp_path / "a.json", [a]).read_text())
+    assert data["best"] == {"values.qixiaodui": [11, 11], "values.daqidui[0]": 4}
+    rules = mjsim.Rules.load(bal.write_rules(tmp_path / "r.toml", a.rules(WANZAI)))
+    assert list(rules["values.qixiaodui"]) == data["best"]["values.qixiaodui"]
+    assert rules["values.daqidui"][0] == 4 and rules["values.daqidui"][1] == WANZAI["values.daqidui"][1]
+    assert data["targets"][0]["estimate"] == 0.06 and data["targets"][0]["interval"] == [0.05, 0.07]
