@@ -220,7 +220,7 @@ def test_exact_greedy_case(anhua_greedy, tmp_path):
 def _balance_args(out, *extra):
     return ["balance", "--rules", "anhua", "--vary", "multipliers.qingyise=30..150",
             "--target", "property money:qingyise=0.10", "--hands", "1600", "--chunk", "800",
-            "--seed", "5", "--out", out, "--no-progress", *extra]
+            "--seed", "5", "--out", out, "--no-progress", "--players", "greedy", *extra]
 
 
 def test_cli_outputs_resume_and_workers(capsys, tmp_path):
