@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import islice
 from dataclasses import dataclass, field
 
 from pathlib import Path
@@ -228,26 +229,16 @@ def _run_tasks(tasks: list, workers: int, take: Callable[[tuple], None]) -> None
         # a window of tasks in flight, in deal order, so that finished chunks are reduced
         # and dropped while the rest are still playing
         pending = iter(tasks)
-        window = {pool.submit(_play_chunk, t) for t in _take(pending, 2 * workers + 5)}
+        window = {pool.submit(_play_chunk, t) for t in islice(pending, 2 * workers + 5)}
         while window:
             done, window = cf.wait(window, return_when=cf.FIRST_COMPLETED)
             for fut in done:
                 take(fut.result())
-            window |= {pool.submit(_play_chunk, t) for t in _take(pending, len(done))}
+            window |= {pool.submit(_play_chunk, t) for t in islice(pending, len(done))}
         pool.shutdown(wait=True)
     except BaseException:
         runner._stop_pool(pool)
         raise
-
-
-def _take(it, n: int) -> list:
-    out = []
-    for _ in range(n):
-        try:
-            out.append(next(it))
-        except StopIteration:
-            break
-    return out
 
 
 def _seat_flags(cols: dict, start: int, deals: int) -> dict[str, np.ndarray]:
