@@ -60,7 +60,9 @@ class PlayerSpec:
         return str(self)
 
 
-def _num(v: float) -> str:
+def _num(v: float | str) -> str:
+    if isinstance(v, str):
+        return v
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
@@ -100,6 +102,9 @@ def parse_player(text: str | PlayerSpec) -> PlayerSpec:
                 raise ValueError(f"player {name!r} has no option {key!r} (its options: {allowed})")
             if key in options:
                 raise ValueError(f"player {text!r}: option {key!r} given twice")
+            if isinstance(declared[key], str):     # a named choice (search's rollout)
+                options[key] = value.strip()
+                continue
             try:
                 number = float(value)
             except ValueError:

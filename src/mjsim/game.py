@@ -17,14 +17,15 @@ from itertools import chain, compress
 
 import numpy as np
 
-from mjsim import _core, _game, evplayer
+from mjsim import _core, _game, evplayer, searchplayer
 from mjsim.rules import WANZAI_VALUE_IDS, Rules
 from mjsim.tiles import format_tiles, kind_name
 
 PLAYERS = _game.PLAYERS
 #: the numeric options each built-in player takes, with defaults (mjsim.evplayer; the
 #: arena's parse_player reads this)
-PLAYER_OPTIONS = {"ev": {k: v[0] for k, v in evplayer.STYLE.items()}}
+PLAYER_OPTIONS = {"ev": {k: v[0] for k, v in evplayer.STYLE.items()},
+                  "search": {**{k: v[0] for k, v in evplayer.STYLE.items()}, **searchplayer.DEFAULTS}}
 EVENT_NAMES = _game.EVENT_NAMES
 END_NAMES = _game.END_NAMES
 MELD_NAMES = _game.MELD_NAMES
@@ -179,7 +180,8 @@ def _cached_native(rules: Rules, players: tuple[str, ...]) -> _game.NativeGame:
 
 def _build_native(rules: Rules, players) -> _game.NativeGame:
     codes = []
-    opts = [evplayer.player_opts(rules.game)] * 4   # Builtin("ev") in a Python seat reads these
+    # Builtin("ev") or Builtin("search") in a Python seat reads these (ev's row, then search's)
+    opts = [searchplayer.player_opts(rules.game)] * 4
     for i, player in enumerate(players):
         if isinstance(player, str):
             name, options = evplayer.split_name(player)
@@ -187,7 +189,7 @@ def _build_native(rules: Rules, players) -> _game.NativeGame:
                 raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
             codes.append(PLAYERS.index(name))
             if options:
-                opts[i] = evplayer.player_opts(rules.game, options)
+                opts[i] = (searchplayer if name == "search" else evplayer).player_opts(rules.game, options)
         elif all(callable(getattr(player, m, None)) for m in ("turn", "claim", "win")):
             codes.append(player)  # a Python player (mjsim.players.Player protocol)
         else:
