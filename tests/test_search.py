@@ -11,8 +11,8 @@ from mjsim import arena, evplayer, game, runner, searchplayer
 from mjsim.players import Player
 from mjsim.rules import Rules
 
-# small and every turn searched, so the few hands here exercise the search often
-QUICK = "search:samples=3,threat=0,width=4"
+# small, every turn searched and any gain taken, so the few hands here exercise it often
+QUICK = "search:samples=3,threat=0,width=4,margin=0"
 GAMES = ("wanzai", "anhua")
 
 
@@ -147,14 +147,14 @@ class Probe(Player):
         melds = view.melds
         first = None
         for j in range(3):
-            hands, wall, counts = view._sample_hidden(j, 0.5 * j, 1 + 4 * j)
+            hands, wall, counts = view._sample_hidden(j, 0.5 * j, 32 * j)
             assert all_there(counts, self.name)
             assert hands[view.seat] == view.hand
             assert len(wall) == view.wall_left
             for q in range(4):
                 if q != view.seat:     # a seat waiting for its turn holds 3n+1 tiles
                     assert sum(hands[q]) == 13 - 3 * len(melds[q])
-            again = view._sample_hidden(j, 0.5 * j, 1 + 4 * j)
+            again = view._sample_hidden(j, 0.5 * j, 32 * j)
             assert again == (hands, wall, counts)      # a stream of its own, reproducible
             if first is None:
                 first = (hands, wall)

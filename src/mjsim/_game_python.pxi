@@ -121,7 +121,16 @@ cdef class TableView:
         self._check()
         return _tile_counts(self.st)
 
-    def _sample_hidden(self, unsigned long long sample, double read=0.0, int draws=1):
+    def _readiness(self):
+        """Fit shim (bench/fit_search_readiness.py): per seat, (melds, discards made,
+        shanten of its concealed hand).  The shanten of other seats is hidden information:
+        this is for fitting the search's opponent model on self-play, never for a player."""
+        self._check()
+        cdef int q
+        return [(self.st.seat[q].n_melds, self.st.seat[q].n_discarded,
+                 hand_shanten(self.st, self.st.seat[q].hand, &self.st.seat[q].mi)) for q in range(4)]
+
+    def _sample_hidden(self, unsigned long long sample, double read=0.0, int steps=0):
         """The live hand with the tiles this seat cannot see dealt afresh (_search's
         sample_hidden on stream `sample` of this decision) -> (concealed hands per seat,
         the wall's untaken tiles in position order, tile counts of the sample), or None
@@ -131,7 +140,7 @@ cdef class TableView:
         cdef Rng r
         cdef int q, k, i
         decision_rng(self.st, self.seat, sample, &r)
-        if sample_hidden(self.st, self.seat, &out, &r, read, draws) < 0:
+        if sample_hidden(self.st, self.seat, &out, &r, read, steps) < 0:
             return None
         hands = [[out.seat[q].hand[k] for k in range(34)] for q in range(4)]
         wall = [out.wall.tiles[i] for i in range(out.wall.n) if not out.wall.taken[i]]

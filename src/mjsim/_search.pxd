@@ -12,13 +12,13 @@ cdef enum:
     OPT_S_WIDTH = 66        # most candidate actions searched (ev's choice always among them)
     OPT_S_THREAT = 67       # searched when an opponent shows this many melds (0: every turn) ...
     OPT_S_NEAR = 68         # ... or this seat's best discard leaves it this near (shanten; -1 off)
-    OPT_S_READ = 69         # opponent model: a hand is drawn with weight exp(-read x shanten)
-    OPT_S_DRAWS = 70        #   among this many uniform draws (1: uniform sampling)
-    OPT_S_MARGIN = 71       # leave ev's choice only for a mean gain above this (points)
+    OPT_S_READ = 69         # opponent model: chance a hand is drawn to the fitted readiness
+    OPT_S_STEPS = 70        #   with at most this many tile swaps (see sample_hidden)
+    OPT_S_MARGIN = 71       # leave ev's choice only for a gain this many standard errors above 0
     MAX_CANDIDATES = 20
 
 cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
-                       int draws) noexcept nogil
+                       int steps) noexcept nogil
 cdef void decision_rng(const HandState* st, int s, uint64_t sample, Rng* r) noexcept nogil

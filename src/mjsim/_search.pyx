@@ -10,9 +10,15 @@ decision (uncontested turns, claims, wins) is ev's.  After Mizukami & Tsuruoka, 
 computer Mahjong player based on Monte Carlo simulation and opponent models" (IEEE CIG
 2015); here the opponents are simulated in full on sampled hands rather than abstracted.
 
-Opponent model (`read`): each opponent's hand is drawn among `draws` uniform draws with
-weight exp(-read x shanten), so hands that have been played for a while look readier than
-a uniform deal of the unseen tiles would make them.
+Opponent model (`read`): uniformly drawn, an opponent who has melded twice and discarded
+nine tiles is almost never ready, while in self-play it is ready two times in three.  So
+each opponent's drawn hand is improved by tile swaps that never raise its shanten, up to a
+shanten drawn from the readiness fitted on 4 x ev self-play for what it shows (melds,
+discards made), and never swapping in a kind it has discarded.  Without that the search
+pushes into ready hands it believes harmless (measured: it then loses to ev).
+
+The rollouts' outcomes are noisy: ev's choice is left only when the best candidate's mean
+paired gain over it is `margin` standard errors above zero.
 
 Reproducibility: the samples come from a stream derived from the hand's master seed and
 index and the decision's place in the hand (seat, tiles drawn, discards, melds), never from
@@ -21,7 +27,6 @@ seed gives the same decisions.  No state outlives a call.
 """
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy
-from libc.math cimport exp
 
 from mjsim cimport _eval
 from mjsim._game cimport (HandState, SeatState, GameConfig, play_on, PLAYER_EV, PLAYER_GREEDY,
@@ -33,8 +38,26 @@ from mjsim._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJS
 from mjsim._wall cimport MAX_WALL
 
 
-cdef enum:
-    MAX_DRAWS = 64
+# The opponent model's readiness: share of seats at shanten 0, 1, 2, 3, 4+ by melds shown
+# (0..4) and discards made (0-2, 3-5, 6-8, 9-11, 12+), in 4 x ev self-play (every form;
+# Anhua: wilds as wilds); written by bench/fit_search_readiness.py --hands 2000, seed 101.
+cdef extern from *:
+    """
+    static const double mjsim_ready_wanzai[5][5][5] = {
+        {{0.004, 0.072, 0.370, 0.470, 0.083}, {0.053, 0.313, 0.473, 0.160, 0.001}, {0.175, 0.472, 0.299, 0.052, 0.002}, {0.269, 0.484, 0.203, 0.037, 0.007}, {0.348, 0.462, 0.127, 0.054, 0.009}},
+        {{0.019, 0.215, 0.518, 0.237, 0.010}, {0.121, 0.449, 0.390, 0.039, 0.001}, {0.314, 0.520, 0.161, 0.004, 0.000}, {0.477, 0.446, 0.071, 0.004, 0.001}, {0.574, 0.368, 0.055, 0.001, 0.001}},
+        {{0.089, 0.400, 0.478, 0.022, 0.011}, {0.272, 0.566, 0.160, 0.002, 0.001}, {0.471, 0.487, 0.041, 0.000, 0.000}, {0.663, 0.319, 0.016, 0.001, 0.001}, {0.777, 0.192, 0.028, 0.002, 0.002}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.468, 0.484, 0.032, 0.008, 0.008}, {0.684, 0.308, 0.003, 0.003, 0.003}, {0.785, 0.205, 0.003, 0.003, 0.003}, {0.760, 0.223, 0.006, 0.006, 0.006}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.200, 0.200, 0.200, 0.200, 0.200}, {0.333, 0.167, 0.167, 0.167, 0.167}, {0.714, 0.071, 0.071, 0.071, 0.071}, {0.846, 0.038, 0.038, 0.038, 0.038}}};
+    static const double mjsim_ready_anhua[5][5][5] = {
+        {{0.079, 0.283, 0.403, 0.210, 0.025}, {0.363, 0.406, 0.199, 0.031, 0.000}, {0.664, 0.276, 0.051, 0.007, 0.002}, {0.682, 0.182, 0.045, 0.045, 0.045}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.147, 0.355, 0.396, 0.099, 0.003}, {0.424, 0.403, 0.158, 0.015, 0.000}, {0.684, 0.276, 0.037, 0.001, 0.001}, {0.791, 0.140, 0.023, 0.023, 0.023}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.196, 0.549, 0.235, 0.013, 0.007}, {0.534, 0.398, 0.066, 0.001, 0.001}, {0.745, 0.236, 0.014, 0.002, 0.002}, {0.800, 0.067, 0.067, 0.033, 0.033}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.759, 0.205, 0.012, 0.012, 0.012}, {0.820, 0.131, 0.016, 0.016, 0.016}, {0.636, 0.091, 0.091, 0.091, 0.091}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.500, 0.125, 0.125, 0.125, 0.125}, {0.333, 0.167, 0.167, 0.167, 0.167}, {0.200, 0.200, 0.200, 0.200, 0.200}, {0.200, 0.200, 0.200, 0.200, 0.200}}};
+    """
+    const double READY_WANZAI "mjsim_ready_wanzai"[5][5][5]
+    const double READY_ANHUA "mjsim_ready_anhua"[5][5][5]
 
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
@@ -102,21 +125,74 @@ cdef int _list_pool(const uint8_t* pool, uint8_t* tiles) noexcept nogil:
     return n
 
 
+cdef int _target(const SeatState* q, bint anhua, Rng* r) noexcept nogil:
+    """A shanten for seat q's sampled hand, drawn from the fitted readiness of a seat that
+    shows q's melds and has made q's discards (0..3, or 4: leave the uniform draw)."""
+    cdef int b = 0, d
+    cdef double u = rng_uniform(r)
+    cdef const double* row
+    while b < 4 and q.n_discarded >= 3 * (b + 1):
+        b += 1
+    d = q.n_melds if q.n_melds < 4 else 4
+    if anhua:
+        row = READY_ANHUA[d][b]
+    else:
+        row = READY_WANZAI[d][b]
+    for d in range(4):
+        u -= row[d]
+        if u < 0:
+            return d
+    return 4
+
+
+cdef int _climb(HandState* out, SeatState* q, uint8_t* tiles, int n_tiles, int need,
+                uint8_t* hand, int target, int steps, Rng* r) noexcept nogil:
+    """Swap tiles between q's drawn hand (tiles[0:need], counted in hand) and the rest of the
+    pool (tiles[need:n_tiles]) while the hand's shanten does not rise, until it is at most
+    `target` or `steps` swaps were tried; never swap in a kind q has discarded (a seat
+    seldom holds what it threw).  -> the shanten reached."""
+    cdef uint64_t thrown = 0
+    cdef int i, j, a, b, k, cur, now
+    cdef uint8_t t
+    for i in range(q.n_discards):
+        thrown |= (<uint64_t>1) << q.discards[i]
+    cur = hand_shanten(out, hand, &q.mi)
+    for k in range(steps):
+        if cur <= target or need >= n_tiles:
+            break
+        i = <int>rng_below(r, need)
+        j = need + <int>rng_below(r, n_tiles - need)
+        a = tiles[i]
+        b = tiles[j]
+        if a == b or (thrown >> b) & 1:
+            continue
+        hand[a] -= 1
+        hand[b] += 1
+        now = hand_shanten(out, hand, &q.mi)
+        if now <= cur:
+            cur = now
+            t = tiles[i]
+            tiles[i] = tiles[j]
+            tiles[j] = t
+        else:
+            hand[a] += 1
+            hand[b] -= 1
+    return cur
+
+
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
-                       int draws) noexcept nogil:
+                       int steps) noexcept nogil:
     """out = st with the tiles seat s cannot see dealt afresh: each other seat gets as many
-    concealed tiles as it holds (drawn among `draws` candidates with weight
-    exp(-read x shanten)), the rest fill the wall's untaken positions in random order.
+    concealed tiles as it holds, the rest fill the wall's untaken positions in random order.
+    Opponent model: with chance `read`, a seat's uniform draw is improved (_climb, at most
+    `steps` swaps) to a shanten drawn from the fitted readiness of what it shows.
     -> 0, or -1 when the counts do not add up (a bug; the caller plays without searching)."""
     cdef uint8_t pool[34]
     cdef uint8_t tiles[MAX_WALL]
-    cdef uint8_t cand[34]
-    cdef uint8_t best[34]
-    cdef double w, total, u
-    cdef int i, j, k, q, n, need, sh, n_draws = draws if draws > 1 else 1
+    cdef uint8_t hand[34]
+    cdef int i, j, k, q, n, need
+    cdef bint anhua = is_anhua(st)
     cdef SeatState* o
-    if n_draws > MAX_DRAWS:
-        n_draws = MAX_DRAWS
     memcpy(out, st, sizeof(HandState))
     n = _unseen(st, s, pool)
     need = st.wall.left
@@ -131,27 +207,17 @@ cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, doubl
         o = &out.seat[q]
         need = _concealed(o)
         n = _list_pool(pool, tiles)
-        # weighted choice among n_draws uniform draws, one pass (reservoir-style: keep the
-        # j-th draw with probability w_j / (w_1 + ... + w_j))
-        total = 0
-        for j in range(n_draws):
-            _draw_subset(tiles, n, need, r, cand)
-            w = 1.0
-            if read > 0 and n_draws > 1:
-                sh = hand_shanten(out, cand, &o.mi)
-                w = exp(-read * sh)
-            total += w
-            u = rng_uniform(r) if j else 0.0
-            if j == 0 or u * total < w:
-                memcpy(best, cand, 34)
+        _draw_subset(tiles, n, need, r, hand)
+        if read > 0 and rng_uniform(r) < read:
+            _climb(out, o, tiles, n, need, hand, _target(o, anhua, r), steps, r)
         for k in range(34):
-            o.hand[k] = best[k]
-            pool[k] -= best[k]
+            o.hand[k] = hand[k]
+            pool[k] -= hand[k]
         seat_rebuild(out.tables, o)
         seat_refresh_filter(o)
         o.greedy_shanten_at = 0         # greedy's kept shanten belonged to the real hand
     n = _list_pool(pool, tiles)
-    _draw_subset(tiles, n, n, r, cand)  # a full shuffle
+    _draw_subset(tiles, n, n, r, hand)  # a full shuffle
     j = 0
     for i in range(out.wall.n):
         if not out.wall.taken[i]:
@@ -236,6 +302,8 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     cdef int acts[MAX_CANDIDATES]
     cdef int tiles[MAX_CANDIDATES]
     cdef double sums[MAX_CANDIDATES]
+    cdef double sq[MAX_CANDIDATES]         # squared differences from ev's choice, per sample
+    cdef double v0, d, mean, var
     cdef GameConfig rcfg
     cdef HandState sample
     cdef HandState work
@@ -255,19 +323,30 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
         rcfg.players[j] = PLAYER_GREEDY if <int>o[OPT_S_ROLLOUT] == PLAYER_GREEDY else PLAYER_EV
     for c in range(n):
         sums[c] = 0
+        sq[c] = 0
     for j in range(n_samples):
         decision_rng(st, s, j, &r)
-        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_DRAWS]) < 0:
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
             return ev_action
         sample.cfg = &rcfg
-        for c in range(n):
-            sums[c] += _rollout(&sample, &rcfg, s, acts[c], tiles[c], &work)
+        v0 = _rollout(&sample, &rcfg, s, acts[0], tiles[0], &work)
+        sums[0] += v0
+        for c in range(1, n):
+            d = _rollout(&sample, &rcfg, s, acts[c], tiles[c], &work)
+            sums[c] += d
+            d -= v0
+            sq[c] += d * d
     best = 0
     for c in range(1, n):
         if sums[c] > sums[best]:
             best = c
-    if best and sums[best] - sums[0] <= o[OPT_S_MARGIN] * n_samples:
-        best = 0
+    if best:
+        # leave ev's choice only when the paired gain is `margin` standard errors above 0:
+        # with few samples most differences between good candidates are noise
+        mean = (sums[best] - sums[0]) / n_samples
+        var = (sq[best] / n_samples - mean * mean) / (n_samples - 1) if n_samples > 1 else 0
+        if mean <= 0 or mean * mean <= o[OPT_S_MARGIN] * o[OPT_S_MARGIN] * var:
+            best = 0
     if MJSIM_CHECK_SEATS and not _offered(st, s, n_kongs, kinds, types, acts[best], tiles[best]):
         mjsim_seat_fail("search: an action the loop did not offer", s)
     tile[0] = tiles[best]

@@ -13,11 +13,13 @@ plays its uncontested turns, its claims and its wins.  Its own:
   (or an Anhua hand is locked); 0 searches every turn ...
 - `near`    (default 1, -1..8): ... or when this seat's best discard leaves it at most this
   shanten (-1: never for that reason).
-- `read`    (default 0.5, 0..10) and `draws` (default 8, 1..64): the opponent model; each
-  opponent's sampled hand is chosen among `draws` uniform draws of the unseen tiles with
-  weight exp(-read x shanten).  read 0 or draws 1 sample uniformly.
-- `margin`  (default 0, 0..100): ev's choice is left only for a mean gain above this many
-  points.
+- `read`    (default 1, 0..1) and `steps` (default 64, 0..1000): the opponent model.  With
+  chance `read` an opponent's uniformly drawn hand is improved, by at most `steps` tile
+  swaps that never raise its shanten, to a shanten drawn from how ready seats showing its
+  melds and discards were in 4 x ev self-play (bench/fit_search_readiness.py); read 0
+  samples uniformly.
+- `margin`  (default 2, 0..100): ev's choice is left only when the mean paired gain of the
+  best candidate over it is this many standard errors above zero (0: for any gain).
 
 See docs/players/search.md.
 """
@@ -29,17 +31,17 @@ from mjsim import evplayer
 
 N_PLAYER_OPTS = 72
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_THREAT = 64, 65, 66, 67
-OPT_S_NEAR, OPT_S_READ, OPT_S_DRAWS, OPT_S_MARGIN = 68, 69, 70, 71
+OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
 ROLLOUT_CODES = {"ev": 4, "greedy": 1}      # PLAYER_EV, PLAYER_GREEDY (_game.pxd)
 
 #: numeric options: (default, lo, hi, integer?)
 NUMERIC = {"samples": (16, 0, 4096, True), "width": (5, 2, 20, True), "threat": (2, 0, 4, True),
-           "near": (1, -1, 8, True), "read": (0.5, 0.0, 10.0, False), "draws": (8, 1, 64, True),
-           "margin": (0.0, 0.0, 100.0, False)}
+           "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
+           "margin": (2.0, 0.0, 100.0, False)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "ev"}
-KEYS = ("samples", "rollout", "width", "threat", "near", "read", "draws", "margin")
+KEYS = ("samples", "rollout", "width", "threat", "near", "read", "steps", "margin")
 SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "threat": OPT_S_THREAT,
-         "near": OPT_S_NEAR, "read": OPT_S_READ, "draws": OPT_S_DRAWS, "margin": OPT_S_MARGIN}
+         "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN}
 
 
 def parse_option(name: str, key: str, value: str):
