@@ -104,8 +104,9 @@ class Searcher(Player):
 
 
 def test_search_through_the_bridge_is_legal_and_plays_as_native():
+    """With the default options (a Python seat's row): one hand, the costliest test here."""
     rules = Rules.load("wanzai")
-    for h in range(2):
+    for h in range(1):
         bot = Searcher()
         bridged = game.play(rules, seed=5, hand_index=h, players=(bot, "ev", "ev", "ev"))
         assert bot.turns and all(choice in options for options, choice in bot.turns)
