@@ -193,9 +193,13 @@ def test_samples_conserve_tiles_and_copies_continue_to_the_same_end(name):
 # ------------------------------------------------------------------ slow: strength
 
 @pytest.mark.slow
-def test_search_beats_ev_in_the_wanzai_arena():
-    """search vs 3 x ev, 600 Wanzai deals x 4 seats: the edge's interval is above zero
-    (measured +0.042 [+0.008, +0.076] on seed 0; issue 19's target of +0.10 is not met, and
-    Anhua's edge is not established: docs/players/search.md, bench/bench_search.py)."""
-    result = arena.run_arena(Rules.load("wanzai"), "search", "ev", deals=600, seed=0, workers=None)
-    assert result.edge.low > 0, str(result.edge)
+@pytest.mark.xfail(reason="issue 19's targets are not met yet: 600 deals x 4 seats vs 3 x ev, "
+                          "Wanzai +0.042 [+0.008, +0.076] on seed 0 and +0.007 [-0.034, +0.048] "
+                          "on seed 1; Anhua +0.021 [-0.076, +0.117] (docs/players/search.md)",
+                   strict=False)
+@pytest.mark.parametrize("name,target", [("wanzai", 0.10), ("anhua", 0.20)])
+def test_search_beats_ev_in_the_arena(name, target):
+    """Issue 19's target: search vs 3 x ev, 600 deals x 4 seats, an edge of at least
+    `target` points per seat-hand with its interval above zero (bench/bench_search.py)."""
+    result = arena.run_arena(Rules.load(name), "search", "ev", deals=600, seed=1, workers=None)
+    assert result.edge.low > 0 and result.edge.mean >= target, str(result.edge)
