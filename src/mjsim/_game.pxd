@@ -24,8 +24,17 @@ cdef enum:
                                     # in a hand (a test player that makes 漏胡 observable)
     PLAYER_GREEDY_V1 = 3            # greedy as it was before the kong and tie-break fixes
     PLAYER_EV = 4                   # expected value (_ev.pyx); options in GameConfig.player_opts
-    PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
-    N_PLAYER_OPTS = 64              # per-seat numbers a built-in player reads (layout: _ev.pxd)
+    PLAYER_SEARCH = 5               # Monte Carlo search over rollouts (_search.pyx)
+    PLAYER_PYTHON = 6               # decisions made by a Python object (mjsim.players.Player)
+    N_PLAYER_OPTS = 72              # per-seat numbers a built-in player reads (layout: _ev.pxd,
+                                    # then _search.pxd from 64)
+
+# where the tile a seat's turn starts with came from (play_on's `source`)
+cdef enum:
+    SRC_OPENING = 0     # the dealer's 14 opening tiles
+    SRC_DRAW = 1
+    SRC_REPLACEMENT = 2
+    SRC_CLAIM = 3       # after a pung or chow: discard only
 
 # 漏胡 lock (pass_ron_lock)
 cdef enum:
@@ -244,6 +253,8 @@ ctypedef struct HandState:
     int aborted                     # a Python player raised: the hand stops, the error is re-raised
     int drawn_may_win               # 0: the tile just drawn cannot complete the hand (draw_tile)
     uint64_t wild_kinds             # Anhua: bits of the two wild kinds (0 none)
+    uint64_t seed                   # the hand's master seed and index (setup_hand): a player
+    uint64_t hand_index             #   that samples derives its own streams from them
     PayRec pays[MAX_PAYMENTS]       # every payment of the hand, in order
 
 # Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).
@@ -254,6 +265,8 @@ ctypedef struct Session:
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil
+cdef void play_on(HandState* st, int s, int source, int drawn, int action,
+                  int tile) noexcept nogil
 cdef void start_session(Session* session, const GameConfig* cfg, uint64_t seed,
                         uint64_t first_hand) noexcept nogil
 cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil

@@ -59,6 +59,7 @@ from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shu
 from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua, is_wild, hand_category,
                           meld_after_call, meld_after_own_kong, take_call_tiles)
 from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
+from mjsim._search cimport search_turn, sample_hidden, decision_rng
 from mjsim._greedy cimport greedy_turn, greedy_call, useful_tiles, useful_tiles_all
 from mjsim._tables cimport tables
 from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
@@ -70,7 +71,8 @@ from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, s
 
 cnp.import_array()
 
-PLAYERS = ("random", "greedy", "greedy_pass_once", "greedy_v1", "ev")
+# indexed by player code (PLAYER_* in _game.pxd)
+PLAYERS = ("random", "greedy", "greedy_pass_once", "greedy_v1", "ev", "search")
 EVENT_NAMES = ("draw", "discard", "pung", "chow", "kong", "robbed", "win", "payment",
                "pass_win", "exhausted", "indicator", "buzhang", "locked", "bird", "instant")
 KONG_NAMES = ("added", "exposed", "concealed")
@@ -79,12 +81,6 @@ END_NAMES = ("draw", "self_draw", "discard", "rob_kong", "instant")
 WIN_KIND_NAMES = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
 PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
 PAY_NAMES = PAY_REASONS
-
-cdef enum:
-    SRC_OPENING = 0     # the dealer's 14 opening tiles
-    SRC_DRAW = 1
-    SRC_REPLACEMENT = 2
-    SRC_CLAIM = 3       # after a pung or chow: discard only
 
 # ================================================================ small helpers
 
@@ -376,13 +372,15 @@ cdef inline int builtin_turn(HandState* st, int s, int player, int n_kongs, cons
         return random_turn(st, s, n_kongs, kinds, types, drawn, tile)
     if player == PLAYER_EV:
         return ev_turn(st, s, n_kongs, kinds, types, drawn, tile)
+    if player == PLAYER_SEARCH:
+        return search_turn(st, s, n_kongs, kinds, types, drawn, tile)
     return greedy_turn(st, s, player, n_kongs, kinds, types, drawn, tile)
 
 
 cdef bint builtin_takes_win(HandState* st, int s, int player, int kind) noexcept nogil:
     """Every built-in player takes a legal win, except the test player's first discard win;
     the special start is a choice: random declares with probability 1/2."""
-    if player == PLAYER_EV:
+    if player == PLAYER_EV or player == PLAYER_SEARCH:     # search takes wins as ev does
         return ev_takes_win(st, s, kind)
     if kind == WIN_INSTANT:
         return player != PLAYER_RANDOM or rng_below(&st.rng, 2) == 0
@@ -455,7 +453,7 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
 cdef int builtin_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
     if player == PLAYER_RANDOM:
         return <int>rng_below(&st.rng, n + 1) - 1   # passing is one of the choices
-    if player == PLAYER_EV:
+    if player == PLAYER_EV or player == PLAYER_SEARCH:     # search claims as ev does
         return ev_call(st, s, tile, calls, n)
     return greedy_call(st, s, player, tile, calls, n)
 
@@ -496,6 +494,8 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     st.indicator = -1
     st.wild_a = -1
     st.wild_b = -1
+    st.seed = seed
+    st.hand_index = hand_index
     rng_seed(&st.rng, seed, hand_index)
     if scripted_wall != NULL:
         memcpy(physical, scripted_wall, n)
@@ -853,27 +853,42 @@ cdef int after_kong(HandState* st, int* s, int* drawn) noexcept nogil:
 cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil:
-    cdef int s = session.dealer, source = SRC_OPENING, drawn = -1, action, t, q, guard, claimed
-    cdef Call call
     setup_hand(st, cfg, seed, hand_index, session, scripted_wall, scripted_dice, events)
     if cfg.game == _eval.GAME_ANHUA and special_start(st):
         if st.n_winners and not st.aborted:
             finish_win(st)
         return
+    play_on(st, session.dealer, SRC_OPENING, -1, -1, 0)
+
+
+cdef void play_on(HandState* st, int s, int source, int drawn, int action,
+                  int tile) noexcept nogil:
+    """Play the hand on to its end (and settle it) from seat s holding 3n+2 tiles: `source`
+    (SRC_*) says where its last tile came from, `drawn` is the tile drawn (-1 none).
+    action < 0: the seat's player decides as usual (a self-draw win first).  action >= 0:
+    the seat's turn is that ACT_* on `tile`, taken without asking (its self-draw win is
+    not taken).  play_hand starts here after the deal; a player that searches (_search.pyx)
+    or a what-if analysis continues a copy of a hand here, with its own cfg and rng."""
+    cdef int act, t = tile, q, guard, claimed
+    cdef Call call
     for guard in range(1000):   # a hand has at most ~140 turns; the bound only guards bugs
         # ---- seat s holds 3n+2 tiles
-        if MJSIM_CHECK_SEATS and source != SRC_CLAIM and not st.drawn_may_win and complete_now(st, s):
-            mjsim_seat_fail("win filter excludes a self-draw", s)
-        if source != SRC_CLAIM and st.drawn_may_win and complete_now(st, s) \
-                and takes_win(st, s, drawn, WIN_SELF_DRAW):
-            self_draw_win(st, s, drawn,
-                          _eval.CTX_GANGSHANGHUA if source == SRC_REPLACEMENT else _eval.CTX_NONE)
-            break
-        action = choose_turn(st, s, source, drawn, &t)
-        if st.aborted:
-            break
-        if action == ACT_CONCEALED_KONG or action == ACT_ADDED_KONG:
-            if action == ACT_ADDED_KONG:
+        if action < 0:
+            if MJSIM_CHECK_SEATS and source != SRC_CLAIM and not st.drawn_may_win and complete_now(st, s):
+                mjsim_seat_fail("win filter excludes a self-draw", s)
+            if source != SRC_CLAIM and st.drawn_may_win and complete_now(st, s) \
+                    and takes_win(st, s, drawn, WIN_SELF_DRAW):
+                self_draw_win(st, s, drawn,
+                              _eval.CTX_GANGSHANGHUA if source == SRC_REPLACEMENT else _eval.CTX_NONE)
+                break
+            act = choose_turn(st, s, source, drawn, &t)
+            if st.aborted:
+                break
+        else:
+            act = action
+            action = -1
+        if act == ACT_CONCEALED_KONG or act == ACT_ADDED_KONG:
+            if act == ACT_ADDED_KONG:
                 if try_rob_kong(st, s, t) or st.aborted:
                     break
                 declare_added_kong(st, s, t)
@@ -911,7 +926,7 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
             break
         source = SRC_DRAW
     if st.n_winners and not st.aborted:
-        if cfg.game == _eval.GAME_ANHUA:
+        if st.cfg.game == _eval.GAME_ANHUA:
             settle_anhua(st)
         finish_win(st)
 

@@ -114,6 +114,86 @@ cdef class TableView:
         action = builtin_turn(self.st, self.seat, code, self.n, self.kinds, self.types, self.tile, &t)
         return (TURN_NAMES[action], t)
 
+    # ---- test shims for the search player's native entries (tests/test_search.py)
+
+    def _tile_counts(self):
+        """Copies of each kind over every place a tile can be (tile conservation)."""
+        self._check()
+        return _tile_counts(self.st)
+
+    def _readiness(self):
+        """Fit shim (bench/fit_search_readiness.py): per seat, (melds, discards made,
+        shanten of its concealed hand).  The shanten of other seats is hidden information:
+        this is for fitting the search's opponent model on self-play, never for a player."""
+        self._check()
+        cdef int q
+        return [(self.st.seat[q].n_melds, self.st.seat[q].n_discarded,
+                 hand_shanten(self.st, self.st.seat[q].hand, &self.st.seat[q].mi)) for q in range(4)]
+
+    def _sample_hidden(self, unsigned long long sample, double read=0.0, int steps=0):
+        """The live hand with the tiles this seat cannot see dealt afresh (_search's
+        sample_hidden on stream `sample` of this decision) -> (concealed hands per seat,
+        the wall's untaken tiles in position order, tile counts of the sample), or None
+        when the sampler refuses."""
+        self._check()
+        cdef HandState out
+        cdef Rng r
+        cdef int q, k, i
+        decision_rng(self.st, self.seat, sample, &r)
+        if sample_hidden(self.st, self.seat, &out, &r, read, steps) < 0:
+            return None
+        hands = [[out.seat[q].hand[k] for k in range(34)] for q in range(4)]
+        wall = [out.wall.tiles[i] for i in range(out.wall.n) if not out.wall.taken[i]]
+        return hands, wall, _tile_counts(&out)
+
+    def _continue_as(self, str name, choice):
+        """Continue a copy of the live hand to its end with `choice` (a turn option) taken
+        now and the built-in `name` in every Python seat (play_on) -> (deltas, end,
+        winners, tile counts at the end).  The live hand is not touched."""
+        self._check()
+        cdef HandState copy
+        cdef GameConfig cfg
+        cdef int q
+        if self.ask != ASK_TURN:
+            raise ValueError("_continue_as: only on a turn")
+        memcpy(&copy, self.st, sizeof(HandState))
+        memcpy(&cfg, self.st.cfg, sizeof(GameConfig))
+        cfg.py_context = NULL
+        for q in range(4):
+            if cfg.players[q] == PLAYER_PYTHON:
+                cfg.players[q] = PLAYERS.index(name)
+        copy.cfg = &cfg
+        copy.events = NULL
+        play_on(&copy, self.seat, SRC_DRAW, -1, TURN_NAMES.index(choice[0]), choice[1])
+        return ([copy.deltas[q] for q in range(4)], copy.end,
+                [copy.wins[q].winner for q in range(copy.n_winners)], _tile_counts(&copy))
+
+
+cdef list _tile_counts(const HandState* st):
+    """Per kind: concealed hands, melds, pools, the wall's untaken tiles, the indicator, the
+    補章 tiles set aside and the birds: every copy of the game is in exactly one of them."""
+    cdef int counts[34]
+    cdef int q, k, i, j
+    memset(counts, 0, sizeof(counts))
+    for q in range(4):
+        for k in range(34):
+            counts[k] += st.seat[q].hand[k]
+        for i in range(st.seat[q].n_melds):
+            for j in range(st.seat[q].melds[i].n):
+                counts[st.seat[q].melds[i].tiles[j]] += 1
+        for i in range(st.seat[q].n_discards):
+            counts[st.seat[q].discards[i]] += 1
+    for i in range(st.wall.n):
+        if not st.wall.taken[i]:
+            counts[st.wall.tiles[i]] += 1
+    if st.indicator >= 0:
+        counts[st.indicator] += 1
+    for i in range(st.n_aside):
+        counts[st.aside[i]] += 1
+    for i in range(st.n_birds):
+        counts[st.birds[i]] += 1
+    return [counts[k] for k in range(34)]
+
 
 TURN_NAMES = ("discard", "concealed_kong", "added_kong")
 CALL_NAMES = ("pung", "kong", "chow")

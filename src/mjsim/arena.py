@@ -119,6 +119,9 @@ def parse_player(text: str | PlayerSpec) -> PlayerSpec:
                     raise ValueError(f"player {text!r}: {key} file {value.strip()!r} not found")
                 options[key] = value.strip()
                 continue
+            if isinstance(declared[key], str):     # a named choice (search's rollout)
+                options[key] = value.strip()
+                continue
             try:
                 number = float(value)
             except ValueError:

@@ -69,17 +69,23 @@ def split_name(name: str) -> tuple[str, dict]:
     base = base.strip()
     if not sep:
         return base, {}
-    if base not in EV_NAMES:
-        raise PlayerOptionError(f"player {base!r} takes no options (only {' and '.join(EV_NAMES)} do), got {name!r}")
+    if base not in (*EV_NAMES, "search"):
+        raise PlayerOptionError(f"player {base!r} takes no options (only {', '.join(EV_NAMES)} and search do), "
+                                f"got {name!r}")
+    keys = _keys(base)
     options: dict = {}
     for item in rest.split(","):
         key, eq, value = (x.strip() for x in item.partition("="))
         if not eq or not key:
-            raise PlayerOptionError(f"player {name!r}: options are key=value pairs ({', '.join(KEYS)}), got {item.strip()!r}")
-        if key not in KEYS:
-            raise PlayerOptionError(f"player {name!r}: unknown option {key!r} (expected one of {', '.join(KEYS)})")
+            raise PlayerOptionError(f"player {name!r}: options are key=value pairs ({', '.join(keys)}), got {item.strip()!r}")
+        if key not in keys:
+            raise PlayerOptionError(f"player {name!r}: unknown option {key!r} (expected one of {', '.join(keys)})")
         if key in options:
             raise PlayerOptionError(f"player {name!r}: option {key!r} given twice")
+        if key not in KEYS:     # search's own (mjsim.searchplayer)
+            from mjsim import searchplayer
+            options[key] = searchplayer.parse_option(name, key, value)
+            continue
         if key == "model":
             if not Path(value).is_file():
                 raise PlayerOptionError(f"player {name!r}: model file {value!r} not found")
@@ -96,12 +102,21 @@ def split_name(name: str) -> tuple[str, dict]:
     return base, options
 
 
+def _keys(base: str) -> tuple[str, ...]:
+    """The option keys of player `base` (search takes ev's and its own)."""
+    if base == "search":
+        from mjsim import searchplayer
+        return KEYS + searchplayer.KEYS
+    return KEYS
+
+
 def canonical(name: str) -> str:
     """One spelling per player: options in a fixed order, numbers as %g."""
     base, options = split_name(name)
     if not options:
         return base
-    parts = [f"{k}={options[k]:g}" if k != "model" else f"model={options[k]}" for k in KEYS if k in options]
+    parts = [f"{k}={options[k]}" if isinstance(options[k], str) else f"{k}={options[k]:g}"
+             for k in _keys(base) if k in options]
     return f"{base}:{','.join(parts)}"
 
 

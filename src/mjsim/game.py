@@ -17,7 +17,7 @@ from itertools import chain, compress
 
 import numpy as np
 
-from mjsim import _core, _game, evplayer
+from mjsim import _core, _game, evplayer, searchplayer
 from mjsim.rules import WANZAI_VALUE_IDS, Rules
 from mjsim.tiles import format_tiles, kind_name
 
@@ -28,6 +28,7 @@ PLAYERS = _game.PLAYERS + tuple(ALIASES)
 #: the numeric options each built-in player takes, with defaults (mjsim.evplayer; the
 #: arena's parse_player reads this)
 PLAYER_OPTIONS = {name: {k: v[0] for k, v in evplayer.STYLE.items()} for name in evplayer.EV_NAMES}
+PLAYER_OPTIONS["search"] = {**PLAYER_OPTIONS["ev"], **searchplayer.DEFAULTS}
 EVENT_NAMES = _game.EVENT_NAMES
 END_NAMES = _game.END_NAMES
 MELD_NAMES = _game.MELD_NAMES
@@ -187,14 +188,18 @@ def _cached_native(rules: Rules, players: tuple[str, ...]) -> _game.NativeGame:
 
 def _build_native(rules: Rules, players) -> _game.NativeGame:
     codes = []
-    opts = [evplayer.player_opts(rules.game)] * 4   # Builtin("ev") in a Python seat reads these
+    # Builtin("ev") or Builtin("search") in a Python seat reads these (ev's row, then search's)
+    opts = [searchplayer.player_opts(rules.game)] * 4
     for i, player in enumerate(players):
         if isinstance(player, str):
             name, options = evplayer.split_name(player)
             if name not in PLAYERS:
                 raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
             codes.append(_game.PLAYERS.index(ALIASES.get(name, name)))
-            if options or name in ALIASES:
+            if name == "search":
+                if options:
+                    opts[i] = searchplayer.player_opts(rules.game, options)
+            elif options or name in ALIASES:
                 opts[i] = evplayer.player_opts(rules.game, options, name)
         elif all(callable(getattr(player, m, None)) for m in ("turn", "claim", "win")):
             codes.append(player)  # a Python player (mjsim.players.Player protocol)

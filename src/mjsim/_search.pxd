@@ -1,0 +1,24 @@
+# The search player `search` (_search.pyx): Monte Carlo rollouts of each candidate action on
+# sampled hidden tiles.  A search seat's GameConfig.player_opts row holds ev's numbers
+# (_ev.pxd, 0..63: search plays as ev wherever it does not search) and, from 64, these,
+# filled by mjsim.searchplayer.
+from libc.stdint cimport uint64_t
+from mjsim._game cimport HandState, GameConfig
+from mjsim._rng cimport Rng
+
+cdef enum:
+    OPT_S_SAMPLES = 64      # samples of the hidden tiles per searched decision (0: play as ev)
+    OPT_S_ROLLOUT = 65      # player code (PLAYER_EV or PLAYER_GREEDY) of every seat in a rollout
+    OPT_S_WIDTH = 66        # most candidate actions searched (ev's choice always among them)
+    OPT_S_THREAT = 67       # searched when an opponent shows this many melds (0: every turn) ...
+    OPT_S_NEAR = 68         # ... or this seat's best discard leaves it this near (shanten; -1 off)
+    OPT_S_READ = 69         # opponent model: chance a hand is drawn to the fitted readiness
+    OPT_S_STEPS = 70        #   with at most this many tile swaps (see sample_hidden)
+    OPT_S_MARGIN = 71       # leave ev's choice only for a gain this many standard errors above 0
+    MAX_CANDIDATES = 20
+
+cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                     int drawn, int* tile) noexcept nogil
+cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
+                       int steps) noexcept nogil
+cdef void decision_rng(const HandState* st, int s, uint64_t sample, Rng* r) noexcept nogil

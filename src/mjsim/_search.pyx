@@ -1,0 +1,365 @@
+# cython: language_level=3
+"""The search player `search`: a Monte Carlo reference player (issue 19).
+
+At a contested turn (an opponent shows enough melds, or this seat's hand is near ready) it
+samples the tiles it cannot see -- the other seats' concealed hands and the live wall --
+consistently with what it has seen, plays each candidate action to the end of the hand
+with a fast rollout player in every seat, on the same samples for every candidate (common
+random numbers), and takes the action with the best mean net points.  Every other
+decision (uncontested turns, claims, wins) is ev's.  After Mizukami & Tsuruoka, "Building a
+computer Mahjong player based on Monte Carlo simulation and opponent models" (IEEE CIG
+2015); here the opponents are simulated in full on sampled hands rather than abstracted.
+
+Opponent model (`read`): uniformly drawn, an opponent who has melded twice and discarded
+nine tiles is almost never ready, while in self-play it is ready two times in three.  So
+each opponent's drawn hand is improved by tile swaps that never raise its shanten, up to a
+shanten drawn from the readiness fitted on 4 x ev self-play for what it shows (melds,
+discards made), and never swapping in a kind it has discarded.  Without that the search
+pushes into ready hands it believes harmless (measured: it then loses to ev).
+
+The rollouts' outcomes are noisy: ev's choice is left only when the best candidate's mean
+paired gain over it is `margin` standard errors above zero.
+
+Reproducibility: the samples come from a stream derived from the hand's master seed and
+index and the decision's place in the hand (seat, tiles drawn, discards, melds), never from
+the hand's own stream, so a search seat changes no other seat's random numbers and the same
+seed gives the same decisions.  No state outlives a call.
+"""
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memcpy
+
+from mjsim cimport _eval
+from mjsim._game cimport (HandState, SeatState, GameConfig, play_on, PLAYER_EV, PLAYER_GREEDY,
+                          ACT_DISCARD, SRC_DRAW, N_SEATS)
+from mjsim._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
+from mjsim._ev cimport ev_turn
+from mjsim._hand cimport hand_shanten, is_anhua
+from mjsim._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
+from mjsim._wall cimport MAX_WALL
+
+
+# The opponent model's readiness: share of seats at shanten 0, 1, 2, 3, 4+ by melds shown
+# (0..4) and discards made (0-2, 3-5, 6-8, 9-11, 12+), in 4 x ev self-play (every form;
+# Anhua: wilds as wilds); written by bench/fit_search_readiness.py --hands 2000, seed 101.
+cdef extern from *:
+    """
+    static const double mjsim_ready_wanzai[5][5][5] = {
+        {{0.004, 0.072, 0.370, 0.470, 0.083}, {0.053, 0.313, 0.473, 0.160, 0.001}, {0.175, 0.472, 0.299, 0.052, 0.002}, {0.269, 0.484, 0.203, 0.037, 0.007}, {0.348, 0.462, 0.127, 0.054, 0.009}},
+        {{0.019, 0.215, 0.518, 0.237, 0.010}, {0.121, 0.449, 0.390, 0.039, 0.001}, {0.314, 0.520, 0.161, 0.004, 0.000}, {0.477, 0.446, 0.071, 0.004, 0.001}, {0.574, 0.368, 0.055, 0.001, 0.001}},
+        {{0.089, 0.400, 0.478, 0.022, 0.011}, {0.272, 0.566, 0.160, 0.002, 0.001}, {0.471, 0.487, 0.041, 0.000, 0.000}, {0.663, 0.319, 0.016, 0.001, 0.001}, {0.777, 0.192, 0.028, 0.002, 0.002}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.468, 0.484, 0.032, 0.008, 0.008}, {0.684, 0.308, 0.003, 0.003, 0.003}, {0.785, 0.205, 0.003, 0.003, 0.003}, {0.760, 0.223, 0.006, 0.006, 0.006}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.200, 0.200, 0.200, 0.200, 0.200}, {0.333, 0.167, 0.167, 0.167, 0.167}, {0.714, 0.071, 0.071, 0.071, 0.071}, {0.846, 0.038, 0.038, 0.038, 0.038}}};
+    static const double mjsim_ready_anhua[5][5][5] = {
+        {{0.079, 0.283, 0.403, 0.210, 0.025}, {0.363, 0.406, 0.199, 0.031, 0.000}, {0.664, 0.276, 0.051, 0.007, 0.002}, {0.682, 0.182, 0.045, 0.045, 0.045}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.147, 0.355, 0.396, 0.099, 0.003}, {0.424, 0.403, 0.158, 0.015, 0.000}, {0.684, 0.276, 0.037, 0.001, 0.001}, {0.791, 0.140, 0.023, 0.023, 0.023}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.196, 0.549, 0.235, 0.013, 0.007}, {0.534, 0.398, 0.066, 0.001, 0.001}, {0.745, 0.236, 0.014, 0.002, 0.002}, {0.800, 0.067, 0.067, 0.033, 0.033}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.759, 0.205, 0.012, 0.012, 0.012}, {0.820, 0.131, 0.016, 0.016, 0.016}, {0.636, 0.091, 0.091, 0.091, 0.091}, {0.200, 0.200, 0.200, 0.200, 0.200}},
+        {{0.200, 0.200, 0.200, 0.200, 0.200}, {0.500, 0.125, 0.125, 0.125, 0.125}, {0.333, 0.167, 0.167, 0.167, 0.167}, {0.200, 0.200, 0.200, 0.200, 0.200}, {0.200, 0.200, 0.200, 0.200, 0.200}}};
+    """
+    const double READY_WANZAI "mjsim_ready_wanzai"[5][5][5]
+    const double READY_ANHUA "mjsim_ready_anhua"[5][5][5]
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    return splitmix64(&x)
+
+
+cdef void decision_rng(const HandState* st, int s, uint64_t sample, Rng* r) noexcept nogil:
+    """The stream of sample `sample` of seat s's decision now: from the hand's seed and index
+    and where the hand is (tiles drawn, the seat's discards and melds identify a turn)."""
+    cdef SeatState* p = <SeatState*>&st.seat[s]
+    cdef uint64_t where = (<uint64_t>s | (<uint64_t>st.draws << 8)
+                           | (<uint64_t>p.n_discarded << 24) | (<uint64_t>p.n_melds << 40))
+    rng_seed(r, _mix(st.seed ^ 0x53EA2C4B1D0F7A11ULL) ^ _mix(st.hand_index) ^ _mix(where), sample)
+
+
+cdef int _concealed(const SeatState* p) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(34):
+        n += p.hand[k]
+    return n
+
+
+cdef int _unseen(const HandState* st, int s, uint8_t* pool) noexcept nogil:
+    """Copies of each kind seat s cannot see (the other seats' concealed hands and the wall
+    hold exactly these) -> their number.  Another seat's concealed kong is taken as known:
+    the loop records its kind, and the copies stay out of every sample."""
+    cdef int k, q, v, n = 0, n_kinds = 27 if is_anhua(st) else 34
+    for k in range(34):
+        pool[k] = 0
+        if k >= n_kinds:
+            continue
+        v = 4 - st.seen[k]
+        for q in range(N_SEATS):
+            v -= st.seat[q].hidden[k]
+        v -= st.seat[s].hand[k]
+        if v < 0:
+            return -1
+        pool[k] = v
+        n += v
+    return n
+
+
+cdef int _draw_subset(uint8_t* tiles, int n_tiles, int n, Rng* r, uint8_t* counts) noexcept nogil:
+    """A uniform n-subset of tiles[0:n_tiles] moved to its front (partial Fisher-Yates),
+    counted into counts[34] (cleared first)."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(34):
+        counts[i] = 0
+    for i in range(n):
+        j = i + <int>rng_below(r, n_tiles - i)
+        t = tiles[i]
+        tiles[i] = tiles[j]
+        tiles[j] = t
+        counts[tiles[i]] += 1
+    return n
+
+
+cdef int _list_pool(const uint8_t* pool, uint8_t* tiles) noexcept nogil:
+    cdef int k, i, n = 0
+    for k in range(34):
+        for i in range(pool[k]):
+            tiles[n] = k
+            n += 1
+    return n
+
+
+cdef int _target(const SeatState* q, bint anhua, Rng* r) noexcept nogil:
+    """A shanten for seat q's sampled hand, drawn from the fitted readiness of a seat that
+    shows q's melds and has made q's discards (0..3, or 4: leave the uniform draw)."""
+    cdef int b = 0, d
+    cdef double u = rng_uniform(r)
+    cdef const double* row
+    while b < 4 and q.n_discarded >= 3 * (b + 1):
+        b += 1
+    d = q.n_melds if q.n_melds < 4 else 4
+    if anhua:
+        row = READY_ANHUA[d][b]
+    else:
+        row = READY_WANZAI[d][b]
+    for d in range(4):
+        u -= row[d]
+        if u < 0:
+            return d
+    return 4
+
+
+cdef int _climb(HandState* out, SeatState* q, uint8_t* tiles, int n_tiles, int need,
+                uint8_t* hand, int target, int steps, Rng* r) noexcept nogil:
+    """Swap tiles between q's drawn hand (tiles[0:need], counted in hand) and the rest of the
+    pool (tiles[need:n_tiles]) while the hand's shanten does not rise, until it is at most
+    `target` or `steps` swaps were tried; never swap in a kind q has discarded (a seat
+    seldom holds what it threw).  -> the shanten reached."""
+    cdef uint64_t thrown = 0
+    cdef int i, j, a, b, k, cur, now
+    cdef uint8_t t
+    for i in range(q.n_discards):
+        thrown |= (<uint64_t>1) << q.discards[i]
+    cur = hand_shanten(out, hand, &q.mi)
+    for k in range(steps):
+        if cur <= target or need >= n_tiles:
+            break
+        i = <int>rng_below(r, need)
+        j = need + <int>rng_below(r, n_tiles - need)
+        a = tiles[i]
+        b = tiles[j]
+        if a == b or (thrown >> b) & 1:
+            continue
+        hand[a] -= 1
+        hand[b] += 1
+        now = hand_shanten(out, hand, &q.mi)
+        if now <= cur:
+            cur = now
+            t = tiles[i]
+            tiles[i] = tiles[j]
+            tiles[j] = t
+        else:
+            hand[a] += 1
+            hand[b] -= 1
+    return cur
+
+
+cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
+                       int steps) noexcept nogil:
+    """out = st with the tiles seat s cannot see dealt afresh: each other seat gets as many
+    concealed tiles as it holds, the rest fill the wall's untaken positions in random order.
+    Opponent model: with chance `read`, a seat's uniform draw is improved (_climb, at most
+    `steps` swaps) to a shanten drawn from the fitted readiness of what it shows.
+    -> 0, or -1 when the counts do not add up (a bug; the caller plays without searching)."""
+    cdef uint8_t pool[34]
+    cdef uint8_t tiles[MAX_WALL]
+    cdef uint8_t hand[34]
+    cdef int i, j, k, q, n, need
+    cdef bint anhua = is_anhua(st)
+    cdef SeatState* o
+    memcpy(out, st, sizeof(HandState))
+    n = _unseen(st, s, pool)
+    need = st.wall.left
+    for i in range(1, N_SEATS):
+        need += _concealed(&st.seat[(s + i) & 3])
+    if n != need:
+        if MJSIM_CHECK_SEATS:
+            mjsim_seat_fail("search: the unseen tiles do not match the hidden ones", s)
+        return -1
+    for i in range(1, N_SEATS):
+        q = (s + i) & 3
+        o = &out.seat[q]
+        need = _concealed(o)
+        n = _list_pool(pool, tiles)
+        _draw_subset(tiles, n, need, r, hand)
+        if read > 0 and rng_uniform(r) < read:
+            _climb(out, o, tiles, n, need, hand, _target(o, anhua, r), steps, r)
+        for k in range(34):
+            o.hand[k] = hand[k]
+            pool[k] -= hand[k]
+        seat_rebuild(out.tables, o)
+        seat_refresh_filter(o)
+        o.greedy_shanten_at = 0         # greedy's kept shanten belonged to the real hand
+    n = _list_pool(pool, tiles)
+    _draw_subset(tiles, n, n, r, hand)  # a full shuffle
+    j = 0
+    for i in range(out.wall.n):
+        if not out.wall.taken[i]:
+            out.wall.tiles[i] = tiles[j]
+            j += 1
+    out.events = NULL
+    out.n_events = 0
+    return 0
+
+
+cdef double _rollout(const HandState* sample, const GameConfig* rcfg, int s, int action,
+                     int tile, HandState* work) noexcept nogil:
+    """Seat s's net points from here to the end of the hand after `action` on `tile`."""
+    memcpy(work, sample, sizeof(HandState))
+    work.cfg = rcfg
+    play_on(work, s, SRC_DRAW, -1, action, tile)
+    return <double>(work.deltas[s] - sample.deltas[s])
+
+
+cdef bint _contested(const HandState* st, int s, int min_shanten, const double* o) noexcept nogil:
+    """A threat on the table (an opponent with `threat` melds, or a locked Anhua hand), or
+    this seat near ready: the turns worth searching."""
+    cdef int i, q, threat = <int>o[OPT_S_THREAT], near = <int>o[OPT_S_NEAR]
+    if threat <= 0:
+        return True
+    if near >= 0 and min_shanten <= near:
+        return True
+    for i in range(1, N_SEATS):
+        q = (s + i) & 3
+        if st.seat[q].n_melds >= threat or st.seat[q].locked:
+            return True
+    return False
+
+
+cdef int _add(int* acts, int* tiles, int n, int action, int tile) noexcept nogil:
+    cdef int i
+    if n >= MAX_CANDIDATES:
+        return n
+    for i in range(n):
+        if acts[i] == action and tiles[i] == tile:
+            return n
+    acts[n] = action
+    tiles[n] = tile
+    return n + 1
+
+
+cdef int _candidates(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                     int ev_action, int ev_tile, int width, int* acts, int* tiles,
+                     int* min_shanten) noexcept nogil:
+    """ev's choice first, then every kong, then discards by the shanten they leave (ascending
+    kind among equals), up to `width` in all; min_shanten = the best discard's shanten."""
+    cdef SeatState* p = &st.seat[s]
+    cdef int sh[34]
+    cdef int k, i, n = 0, m = 99, level
+    for k in range(34):
+        sh[k] = 99
+        if p.hand[k]:
+            p.hand[k] -= 1
+            sh[k] = hand_shanten(st, p.hand, &p.mi)
+            p.hand[k] += 1
+            if sh[k] < m:
+                m = sh[k]
+    min_shanten[0] = m
+    n = _add(acts, tiles, n, ev_action, ev_tile)
+    for i in range(n_kongs):
+        if n < width:
+            n = _add(acts, tiles, n, types[i], kinds[i])
+    for level in range(m, m + 3):
+        for k in range(34):
+            if n < width and sh[k] == level:
+                n = _add(acts, tiles, n, ACT_DISCARD, k)
+    return n
+
+
+cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                     int drawn, int* tile) noexcept nogil:
+    """The turn's action: ev's where the turn is not contested, else the candidate with the
+    best mean net points over the samples (ev's choice on ties or within `margin`)."""
+    cdef const double* o = st.cfg.player_opts[s]
+    cdef int ev_action, ev_tile = -1, n, c, j, best, min_sh
+    cdef int n_samples = <int>o[OPT_S_SAMPLES], width = <int>o[OPT_S_WIDTH]
+    cdef int acts[MAX_CANDIDATES]
+    cdef int tiles[MAX_CANDIDATES]
+    cdef double sums[MAX_CANDIDATES]
+    cdef double sq[MAX_CANDIDATES]         # squared differences from ev's choice, per sample
+    cdef double v0, d, mean, var
+    cdef GameConfig rcfg
+    cdef HandState sample
+    cdef HandState work
+    cdef Rng r
+    ev_action = ev_turn(st, s, n_kongs, kinds, types, drawn, &ev_tile)
+    tile[0] = ev_tile
+    if n_samples <= 0 or st.seat[s].locked:
+        return ev_action
+    if width > MAX_CANDIDATES:
+        width = MAX_CANDIDATES
+    n = _candidates(st, s, n_kongs, kinds, types, ev_action, ev_tile, width, acts, tiles, &min_sh)
+    if n < 2 or not _contested(st, s, min_sh, o):
+        return ev_action
+    memcpy(&rcfg, st.cfg, sizeof(GameConfig))
+    rcfg.py_context = NULL
+    for j in range(N_SEATS):
+        rcfg.players[j] = PLAYER_GREEDY if <int>o[OPT_S_ROLLOUT] == PLAYER_GREEDY else PLAYER_EV
+    for c in range(n):
+        sums[c] = 0
+        sq[c] = 0
+    for j in range(n_samples):
+        decision_rng(st, s, j, &r)
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
+            return ev_action
+        sample.cfg = &rcfg
+        v0 = _rollout(&sample, &rcfg, s, acts[0], tiles[0], &work)
+        sums[0] += v0
+        for c in range(1, n):
+            d = _rollout(&sample, &rcfg, s, acts[c], tiles[c], &work)
+            sums[c] += d
+            d -= v0
+            sq[c] += d * d
+    best = 0
+    for c in range(1, n):
+        if sums[c] > sums[best]:
+            best = c
+    if best:
+        # leave ev's choice only when the paired gain is `margin` standard errors above 0:
+        # with few samples most differences between good candidates are noise
+        mean = (sums[best] - sums[0]) / n_samples
+        var = (sq[best] / n_samples - mean * mean) / (n_samples - 1) if n_samples > 1 else 0
+        if mean <= 0 or mean * mean <= o[OPT_S_MARGIN] * o[OPT_S_MARGIN] * var:
+            best = 0
+    if MJSIM_CHECK_SEATS and not _offered(st, s, n_kongs, kinds, types, acts[best], tiles[best]):
+        mjsim_seat_fail("search: an action the loop did not offer", s)
+    tile[0] = tiles[best]
+    return acts[best]
+
+
+cdef bint _offered(const HandState* st, int s, int n_kongs, const int* kinds, const int* types,
+                   int action, int tile) noexcept nogil:
+    """Is (action, tile) one of the turn's options: a kong listed, or a tile held?"""
+    cdef int i
+    if action == ACT_DISCARD:
+        return 0 <= tile < 34 and st.seat[s].hand[tile] > 0 and not st.seat[s].locked
+    for i in range(n_kongs):
+        if types[i] == action and kinds[i] == tile:
+            return True
+    return False

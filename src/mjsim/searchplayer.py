@@ -1,0 +1,75 @@
+"""Options of the search player `search` and the numbers its native code reads (_search.pxd).
+
+A player is named `search` or `search:key=value,...` (e.g. `search:samples=32,rollout=greedy`).
+It takes ev's options too (`fold`, `claim`, `value`, `mix`, `model`): they set the ev that
+plays its uncontested turns, its claims and its wins.  Its own:
+
+- `samples` (default 512, 0..4096): samples of the hidden tiles per searched turn (0: plays
+  as ev throughout).
+- `rollout` (default greedy; ev or greedy): the player of every seat in a rollout (greedy
+  costs a tenth of ev, and many samples beat better but fewer rollouts: see the docs).
+- `width`   (default 5, 2..20): most candidate actions searched; ev's choice is always one,
+  then any kong, then the discards that keep the hand nearest ready.
+- `threat`  (default 2, 0..4): a turn is searched when an opponent shows this many melds
+  (or an Anhua hand is locked); 0 searches every turn ...
+- `near`    (default 1, -1..8): ... or when this seat's best discard leaves it at most this
+  shanten (-1: never for that reason).
+- `read`    (default 1, 0..1) and `steps` (default 64, 0..1000): the opponent model.  With
+  chance `read` an opponent's uniformly drawn hand is improved, by at most `steps` tile
+  swaps that never raise its shanten, to a shanten drawn from how ready seats showing its
+  melds and discards were in 4 x ev self-play (bench/fit_search_readiness.py); read 0
+  samples uniformly.
+- `margin`  (default 2, 0..100): ev's choice is left only when the mean paired gain of the
+  best candidate over it is this many standard errors above zero (0: for any gain).
+
+See docs/players/search.md.
+"""
+from __future__ import annotations
+
+import math
+
+from mjsim import evplayer
+
+N_PLAYER_OPTS = 72
+OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_THREAT = 64, 65, 66, 67
+OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
+ROLLOUT_CODES = {"ev": 4, "greedy": 1}      # PLAYER_EV, PLAYER_GREEDY (_game.pxd)
+
+#: numeric options: (default, lo, hi, integer?)
+NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "threat": (2, 0, 4, True),
+           "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
+           "margin": (2.0, 0.0, 100.0, False)}
+DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy"}
+KEYS = ("samples", "rollout", "width", "threat", "near", "read", "steps", "margin")
+SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "threat": OPT_S_THREAT,
+         "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN}
+
+
+def parse_option(name: str, key: str, value: str):
+    """One search option's value from text; PlayerOptionError naming what is wrong."""
+    if key == "rollout":
+        if value not in ROLLOUT_CODES:
+            raise evplayer.PlayerOptionError(
+                f"player {name!r}: rollout must be one of {', '.join(ROLLOUT_CODES)}, got {value!r}")
+        return value
+    _, lo, hi, integer = NUMERIC[key]
+    try:
+        v = float(value)
+    except ValueError:
+        v = math.nan
+    if not lo <= v <= hi or (integer and not v.is_integer()):
+        kind = "an integer" if integer else "a number"
+        raise evplayer.PlayerOptionError(f"player {name!r}: {key} must be {kind} {lo:g}..{hi:g}, got {value!r}")
+    return int(v) if integer else v
+
+
+def player_opts(game: str, options: dict | None = None) -> list[float]:
+    """The native options row of a search seat: ev's row, then the search numbers."""
+    options = options or {}
+    ev_options = {k: v for k, v in options.items() if k in evplayer.KEYS}
+    row = evplayer.player_opts(game, ev_options)
+    row = row + [0.0] * (N_PLAYER_OPTS - len(row))
+    for key, slot in SLOTS.items():
+        row[slot] = float(options.get(key, DEFAULTS[key]))
+    row[OPT_S_ROLLOUT] = float(ROLLOUT_CODES[options.get("rollout", DEFAULTS["rollout"])])
+    return row
