@@ -105,8 +105,8 @@ def test_query_json_and_csv_give_every_row(dataset, capsys):
 
 
 def test_arena_json(capsys, tmp_path):
-    code, out, err = run(capsys, "arena", "random", "--deals", "40", "--workers", "1", "--no-progress",
-                         "--json", tmp_path / "a.json")
+    code, out, err = run(capsys, "arena", "random", "--baseline", "greedy", "--deals", "40", "--workers", "1",
+                         "--no-progress", "--json", tmp_path / "a.json")
     assert code == 0, err
     got = json.loads((tmp_path / "a.json").read_text())
     assert got["deals"] == 40 and got["challenger"] == "random" and got["baseline"] == "greedy"

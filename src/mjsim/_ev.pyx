@@ -22,6 +22,10 @@ P(wins on the tile | tenpai, tile class), both fitted.  Kongs and claims compare
 with and without them (a Wanzai kong's payment counts at once); wins are always taken;
 the Anhua special start is declared when its sure payment beats the hand's EV.
 
+Every value is in units of `base` (a cap is divided by it): base only scales payments
+(RULES §1), so play must not depend on it, and values multiplied by base would round
+differently and break near-ties another way at another base.
+
 Everything is deterministic (no RNG) and works on the live HandState in place, restoring
 every change before it returns.
 """
@@ -77,7 +81,7 @@ cdef inline double pay(const Ctx* c, int payer, int receiver, double amount, bin
     if cfg.dealer_pays_double and payer == c.st.dealer:
         v *= 2
     if win:
-        v += (cfg.piao[payer] + cfg.piao[receiver]) * cfg.ev.base
+        v += cfg.piao[payer] + cfg.piao[receiver]
     return v
 
 
@@ -112,7 +116,7 @@ cdef void wanzai_values(Ctx* c) noexcept nogil:
         if cfg.dealer_pays_double and q == c.st.dealer:
             m *= 2
         mult += m
-        piao += (cfg.piao[q] + cfg.piao[c.s]) * cfg.ev.base
+        piao += cfg.piao[q] + cfg.piao[c.s]
     c.mult = mult
     c.piao = piao
     ids[F_STD] = _eval.P_PINGHU
@@ -130,9 +134,9 @@ cdef void wanzai_values(Ctx* c) noexcept nogil:
     for f in range(N_FORMS):
         for col in range(2):
             if f == F_QQR and col == 0 and not cfg.ev.quanqiuren_self:
-                amount = cfg.ev.base * fan(c, _eval.P_PINGHU, col, -1)
+                amount = fan(c, _eval.P_PINGHU, col, -1)
             else:
-                amount = cfg.ev.base * fan(c, ids[f], col, alt[f])
+                amount = fan(c, ids[f], col, alt[f])
             c.wz[f][col] = amount * mult + piao if col == 0 else (amount * mult + piao) / 3
             if f != F_STD:
                 c.wz[f][col] = bend(c, c.wz[f][col], c.wz[F_STD][col])
@@ -141,7 +145,7 @@ cdef void wanzai_values(Ctx* c) noexcept nogil:
 cdef double wz_dqd_qys(const Ctx* c, int col) noexcept nogil:
     """c.wz's entry for a 大七對 already all in one suit (its 清一色 row), asked for seldom
     enough to be worked out when needed."""
-    cdef double amount = c.cfg.ev.base * fan(c, _eval.P_QYS_DAQIDUI, col, _eval.P_QYS_PINGHU)
+    cdef double amount = fan(c, _eval.P_QYS_DAQIDUI, col, _eval.P_QYS_PINGHU)
     cdef double v = amount * c.mult + c.piao
     return bend(c, v if col == 0 else v / 3, c.wz[F_STD][col])
 
@@ -399,16 +403,16 @@ cdef double form_value(const Ctx* c, int f, const Forms* F) noexcept nogil:
         if f == F_DQD and F.dqd_qys:
             return c.phi * wz_dqd_qys(c, 0) + (1 - c.phi) * wz_dqd_qys(c, 1)
         return c.phi * c.wz[f][0] + (1 - c.phi) * c.wz[f][1]
-    ref = cfg.ev.base * cfg.ev.m_hard
+    ref = cfg.ev.m_hard
     # no wild kept: 硬莊, any win; wilds kept: 平胡 x category, self-draw only
-    basic = ref if F.jokers == 0 else cfg.ev.base * cfg.ev.m_soft * cfg.ev.m_cat[F.cat]
+    basic = ref if F.jokers == 0 else cfg.ev.m_soft * cfg.ev.m_cat[F.cat]
     if f == F_PAIRS:
         basic *= cfg.ev.m_xiaoqidui
     elif f == F_QYS:
         basic *= cfg.ev.m_qingyise
     v = bend(c, basic, ref)
-    if cfg.ev.score_cap and v > cfg.ev.score_cap:
-        v = cfg.ev.score_cap
+    if cfg.ev.score_cap and v > cfg.ev.score_cap / <double>cfg.ev.base:
+        v = cfg.ev.score_cap / <double>cfg.ev.base
     return v * c.bird * (3.0 if F.jokers else 3.0 * c.phi + (1 - c.phi))
 
 
@@ -639,9 +643,9 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
             continue
         c.defend = 1
         if is_anhua(c.st):
-            loss = c.cfg.ev.base * c.cfg.ev.m_hard * c.bird
+            loss = c.cfg.ev.m_hard * c.bird
         else:
-            loss = pay(c, c.s, r, c.cfg.ev.base * c.cfg.ev.values[_eval.P_PINGHU][0], True)
+            loss = pay(c, c.s, r, c.cfg.ev.values[_eval.P_PINGHU][0], True)
         loss *= o[OPT_LOSS]
         if o[OPT_THREAT] > 0:
             loss *= threat_factor(c, q)
@@ -754,7 +758,7 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
         p.hand[k] += taken
         for q in range(1, 4):
             gain += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_CONCEALED if types[i] == ACT_CONCEALED_KONG
-                                                           else KONG_ADDED] * st.cfg.ev.base, False)
+                                                           else KONG_ADDED], False)
         if v + gain >= now:
             tile[0] = k
             return types[i]
@@ -802,7 +806,7 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
             if calls[i].type == CALL_KONG:
                 v = eval13(&c, p.hand, &mi)
                 for q in range(1, 4):
-                    v += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_EXPOSED] * st.cfg.ev.base, False) / 3
+                    v += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_EXPOSED], False) / 3
             else:
                 v = best_discard(&c, p.hand, &mi, &k)
             take_call_tiles(st.seen, tile, &calls[i], -1)
@@ -837,11 +841,11 @@ cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
     if kind != WIN_INSTANT:
         return True
     init_ctx(&c, st, s)
-    # in units of base, as the hand loop pays it (and as `later` is valued): play must not
-    # depend on base, which only scales payments (RULES §1 Units)
-    sure = st.cfg.instant_score * st.cfg.ev.base
-    if st.cfg.score_cap and sure > st.cfg.score_cap:
-        sure = st.cfg.score_cap
+    # in units of base, as `later` is valued (the cap too): play must not depend on base,
+    # which only scales payments (RULES §1 Units)
+    sure = st.cfg.instant_score
+    if st.cfg.score_cap and sure > st.cfg.score_cap / <double>st.cfg.ev.base:
+        sure = st.cfg.score_cap / <double>st.cfg.ev.base
     for k in range(34):
         n += p.hand[k]
     later = best_discard(&c, p.hand, &p.mi, &k) if n % 3 == 2 else eval13(&c, p.hand, &p.mi)
