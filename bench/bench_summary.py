@@ -119,7 +119,8 @@ def describe(name: str, runs: list[dict]) -> dict:
     wall = statistics.median(r["wall"] for r in runs)
     cpu = statistics.median(r["cpu"] for r in runs)
     peak = max(r["peak_rss"] for r in runs)
-    print(f"{name}: median wall {wall:.1f} s (runs {', '.join(f'{r['wall']:.1f}' for r in runs)}), "
+    walls = ", ".join(f"{r['wall']:.1f}" for r in runs)
+    print(f"{name}: median wall {wall:.1f} s (runs {walls}), "
           f"median CPU {cpu:.1f} s, peak RSS {peak / 2**20:,.0f} MiB; goal <= {GOALS[name]:.0f} s")
     return {"case": name, "wall_median": wall, "cpu_median": cpu, "peak_rss": peak, "runs": runs}
 
