@@ -931,6 +931,21 @@ def danger_features(hand, seen, hidden, pool, int n_discarded, int n_melds, int 
     return [t[i] for i in range(N_TEN_F)], waits
 
 
+cdef void _seat0_danger(Ctx* c, HandState* st, GameConfig* cfg, opts, int live):
+    """compute_danger for seat 0 of a shim state under the options row `opts`."""
+    cdef int k
+    for k in range(len(opts)):
+        cfg.player_opts[0][k] = opts[k]
+    memset(c, 0, sizeof(Ctx))
+    c.st = st
+    c.cfg = cfg
+    c.s = 0
+    c.p = &st.seat[0]
+    c.o = &cfg.player_opts[0][0]
+    c.live = live
+    compute_danger(c)
+
+
 def seat_risk(opts, hand, seen, hidden, opps, int live):
     """risk[k] (chance that discarding k deals in) of seat 0 against seats 1..3, as
     compute_danger gives it under the options row `opts`."""
@@ -939,16 +954,7 @@ def seat_risk(opts, hand, seen, hidden, opps, int live):
     cdef Ctx c
     cdef int k
     _shim_state(&st, &cfg, hand, seen, hidden, opps)
-    for k in range(len(opts)):
-        cfg.player_opts[0][k] = opts[k]
-    memset(&c, 0, sizeof(Ctx))
-    c.st = &st
-    c.cfg = &cfg
-    c.s = 0
-    c.p = &st.seat[0]
-    c.o = &cfg.player_opts[0][0]
-    c.live = live
-    compute_danger(&c)
+    _seat0_danger(&c, &st, &cfg, opts, live)
     return [c.risk[k] for k in range(34)]
 
 
@@ -968,14 +974,5 @@ def seat_cost(opts, hand, seen, hidden, opps, int live, values, chows=(False, Fa
         cfg.ev.values[i][1] = self_
     for i, chow in enumerate(chows, start=1):
         st.seat[i].mi.has_chow = chow
-    for k in range(len(opts)):
-        cfg.player_opts[0][k] = opts[k]
-    memset(&c, 0, sizeof(Ctx))
-    c.st = &st
-    c.cfg = &cfg
-    c.s = 0
-    c.p = &st.seat[0]
-    c.o = &cfg.player_opts[0][0]
-    c.live = live
-    compute_danger(&c)
+    _seat0_danger(&c, &st, &cfg, opts, live)
     return [c.cost[k] for k in range(34)]

@@ -453,7 +453,8 @@ class _Tables:
     def _rows_of(self, table, index: np.ndarray, first: int, last: int):
         if table is None:
             return None
-        lo, hi = np.searchsorted(index, [first, last], side="left")[0], np.searchsorted(index, last, side="right")
+        lo = int(np.searchsorted(index, first, side="left"))
+        hi = int(np.searchsorted(index, last, side="right"))
         return table.slice(lo, hi - lo)
 
     def frame(self, rows: np.ndarray) -> HandFrame:
