@@ -39,16 +39,25 @@ def _directives(debug: bool) -> dict:
     }
 
 
+def _sources() -> list[Path]:
+    """Every native module: _*.pyx in the package and its subpackages (core/, players/)."""
+    return sorted(p for p in Path("src/mjsim").rglob("_*.pyx") if DEBUG_DIR not in p.parents)
+
+
+def _module_name(pyx: Path) -> str:
+    return ".".join(pyx.relative_to("src").with_suffix("").parts)
+
+
 def _extensions(debug: bool) -> list:
-    templates = [Extension(f"mjsim.{pyx.stem}", [str(pyx)])
-                 for pyx in sorted(Path("src/mjsim").glob("_*.pyx")) if not ONLY or pyx.stem in ONLY]
+    templates = [Extension(_module_name(pyx), [str(pyx)]) for pyx in _sources()
+                 if not ONLY or pyx.stem in ONLY]
     # the two flavours' C files live apart, so neither regenerates the other's
     exts = cythonize(templates, compiler_directives=_directives(debug), include_path=["src"],
                      build_dir="build/cython-debug" if debug else "build/cython")
     for ext in exts:
         # Set after cythonize, in fresh lists: cythonize caches what it merged from a
         # template per .pyx file, so a second call (the other flavour) would share them.
-        ext.include_dirs = [numpy.get_include(), "src/mjsim"]
+        ext.include_dirs = [numpy.get_include(), "src/mjsim/core/include"]
         ext.define_macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")] + (
             [("MJSIM_DEBUG", "1")] if debug else [])    # native self-checks (_seat.h)
         ext.extra_compile_args = ["-O0", "-g"] if debug else ["-O3"]
@@ -112,8 +121,10 @@ class flavoured_build_ext(build_ext):
     def _get_inplace_equivalent(self, build_py, ext):
         inplace_file, regular_file = super()._get_inplace_equivalent(build_py, ext)
         if getattr(ext, "mjsim_debug", False):
-            DEBUG_DIR.mkdir(parents=True, exist_ok=True)
-            inplace_file = str(DEBUG_DIR / Path(inplace_file).name)
+            # mjsim.core._loop -> _debug_build/core/_loop.so: each subpackage's debug twin
+            subdir = DEBUG_DIR.joinpath(*ext.name.split(".")[1:-1])
+            subdir.mkdir(parents=True, exist_ok=True)
+            inplace_file = str(subdir / Path(inplace_file).name)
         return inplace_file, regular_file
 
 

@@ -44,7 +44,7 @@ CASES = {
 }
 WILD = "5m"
 INDICATOR = 4
-INNER = {"evaluate": "__pyx_f_5mjsim_5_eval_evaluate", "shanten": "__pyx_f_5mjsim_5_eval_shanten"}
+INNER = {"evaluate": "__pyx_f_5mjsim_4core_5_eval_evaluate", "shanten": "__pyx_f_5mjsim_4core_5_eval_shanten"}
 # the batch calls' C names (Cython's pw_ wrappers: their bodies are inlined into them)
 OUTER = {"evaluate": "__pyx_pw_5mjsim_5_core_*evaluate_batch", "shanten": "__pyx_pw_5mjsim_5_core_*shanten_batch",
          "check": "__pyx_pw_5mjsim_5_core_*find_bad_row"}

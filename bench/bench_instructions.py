@@ -42,7 +42,7 @@ def debug_build() -> bool:
     """True if the loaded game extension was compiled without optimisation (MJSIM_DEBUG=1
     builds with -O0): the compiler's producer string (DWARF) keeps the flags, the last
     -O flag wins."""
-    import mjsim._game as g
+    import mjsim.core._loop as g
 
     data = Path(g.__file__).read_bytes()
     flags = [f for p in re.findall(rb"GNU C[^\x00]*", data) for f in re.findall(rb"-O\S*", p)]
@@ -51,7 +51,7 @@ def debug_build() -> bool:
 
 # Cython's C name of NativeGame.simulate's body (the pw_ wrapper calls it; matching the
 # wrapper too would toggle collection off again inside it)
-NATIVE_CALL = "__pyx_pf_5mjsim_5_game_*NativeGame_*simulate"
+NATIVE_CALL = "__pyx_pf_5mjsim_4core_5_game_*NativeGame_*simulate"
 
 
 def callgrind(child: str, args: list[str], collect: str | None, workdir: Path, what: str,

@@ -5,7 +5,7 @@
     python bench/bench_tables.py --runs 15
 
 Each run is a fresh Python that imports numpy first (as every mjsim process does), then
-times `import mjsim._tables` (the tables are built or mapped at import) and reads its peak
+times `import mjsim.core._tables` (the tables are built or mapped at import) and reads its peak
 RSS before and after.  The cache runs use a temporary cache directory, filled by one
 process before they start.  Mapped pages count in RSS but are shared by every process
 that maps the file.  Timings move with the machine's load: compare runs taken side by
@@ -26,10 +26,10 @@ import json, resource, time
 import numpy
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.perf_counter()
-import mjsim._tables
+import mjsim.core._tables
 dt = time.perf_counter() - t
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"s": dt, "rss_mib": (after - before) / 1024, "source": mjsim._tables.SOURCE}))
+print(json.dumps({"s": dt, "rss_mib": (after - before) / 1024, "source": mjsim.core._tables.SOURCE}))
 """
 
 

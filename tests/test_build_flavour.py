@@ -15,7 +15,7 @@ import mjsim
 from mjsim import _core, cli
 
 ROOT = Path(__file__).resolve().parents[1]
-PROBE = "import mjsim._core as c, mjsim._game as g; print(c.DEBUG_BUILD, c.__file__, g.__file__)"
+PROBE = "import mjsim._core as c, mjsim.core._loop as g; print(c.DEBUG_BUILD, c.__file__, g.__file__)"
 
 
 def _probe(build: str | None) -> tuple[bool, str, str]:
@@ -45,7 +45,7 @@ def test_mjsim_build_debug_loads_every_module_from_the_debug_build():
         pytest.skip("no debug modules in mjsim/_debug_build (a release or wheel install)")
     debug, core, game = _probe("debug")
     assert debug
-    assert Path(core).parent == mjsim.DEBUG_BUILD_DIR and Path(game).parent == mjsim.DEBUG_BUILD_DIR
+    assert Path(core).parent == mjsim.DEBUG_BUILD_DIR and Path(game).parent == mjsim.DEBUG_BUILD_DIR / "core"
 
 
 def test_debug_notice_only_for_a_debug_build_nobody_asked_for(monkeypatch):

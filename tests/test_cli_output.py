@@ -199,7 +199,7 @@ def test_nearest_session_length_for_a_prime_count():
 
 
 def test_cache_lists_and_clears(tmp_path, monkeypatch, capsys):
-    from mjsim import _tables
+    from mjsim.core import _tables
 
     monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path))
     mine = _tables.cache_path()
@@ -219,6 +219,6 @@ def test_cache_lists_and_clears(tmp_path, monkeypatch, capsys):
 def test_cache_keeps_one_other_build():
     """A save keeps this build's file and the other flavour's (tests/test_table_cache.py
     checks the pruning itself)."""
-    from mjsim import _tables
+    from mjsim.core import _tables
 
     assert _tables._KEEP == 1

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mjsim import PATTERNS, Rules, _ev, engine, evfit, evplayer, game, runner
+from mjsim import PATTERNS, Rules, engine, evfit, evplayer, game, runner
+from mjsim.players import _ev
 from mjsim.cli import main
 from mjsim.players import Player
 from mjsim.rules import WANZAI_VALUE_IDS

@@ -3,7 +3,7 @@ with their plain-C statements and with numpy on every kind of row, for 27 and 34
 import numpy as np
 import pytest
 
-from mjsim import _eval
+from mjsim.core import _eval
 
 
 def _rows():

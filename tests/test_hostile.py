@@ -19,6 +19,7 @@ import pytest
 
 import mjsim
 from mjsim import _core, engine, runner, stats
+from mjsim.rulesets import native
 from cli_helpers import cli, one_line
 
 FAKE = "fake_game:simulate_chunk"
@@ -282,9 +283,16 @@ HAND13 = [1, 1, 1, 1, 1, 1, 1, 1, 1, 4] + [0] * 24
     lambda w, a: _core.evaluate_batch(w, np.zeros((3, 34), np.uint8), True, -1),
     lambda w, a: _core.evaluate_batch(a, np.zeros((3, 34), np.uint8), True, 700),
     lambda w, a: _core.shanten_batch(w, np.full((3, 34), 255, np.uint8), -1),
-    lambda w, a: _core.CoreConfig("wanzai", 1, [(1, 1)] * 99),
-    lambda w, a: _core.CoreConfig("chess", 1),
-    lambda w, a: _core.CoreConfig("anhua", 1, discard_wilds=7),
+    lambda w, a: _core.CoreConfig({"game": 0, "base": 1, "values": [(1, 1)] * 99}),
+    lambda w, a: _core.CoreConfig({"game": 7, "base": 1}),
+    lambda w, a: _core.CoreConfig({"game": 1, "base": 1, "discard_wilds": 7}),
+    lambda w, a: _core.CoreConfig({"game": 1, "base": 1, "m_cat": [2] * 7}),
+    lambda w, a: _core.CoreConfig({"game": 0, "chess": 1}),
+    lambda w, a: _core.NativeGame(dict(native.native_config(WANZAI), birds=11), (1, 1, 1, 1)),
+    lambda w, a: _core.NativeGame(dict(native.native_config(WANZAI), n_tiles=140), (1, 1, 1, 1)),
+    lambda w, a: _core.NativeGame(dict(native.native_config(ANHUA), buzhang_tiles=7), (1, 1, 1, 1)),
+    lambda w, a: _core.NativeGame(dict(native.native_config(ANHUA), game=0), (1, 1, 1, 1)),
+    lambda w, a: _core.NativeGame(native.native_config(ANHUA), (1, 1, 1, 99)),
 ])
 def test_core_wrappers_refuse_out_of_range_arguments(call):
     w, a = engine.core_config(WANZAI), engine.core_config(ANHUA)

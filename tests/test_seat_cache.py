@@ -9,23 +9,23 @@ import sys
 
 import pytest
 
-from mjsim import _game
+from mjsim.core import _testing
 
 
-@pytest.mark.skipif(not _game.SEAT_CHECKS, reason="the seat checks are compiled into debug builds only")
+@pytest.mark.skipif(not _testing.SEAT_CHECKS, reason="the seat checks are compiled into debug builds only")
 def test_a_change_behind_the_cache_aborts_a_debug_build():
-    proc = subprocess.run([sys.executable, "-c", "from mjsim import _game; _game._probe_stale_seat()"],
+    proc = subprocess.run([sys.executable, "-c", "from mjsim.core import _testing; _testing._probe_stale_seat()"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert "seat 0's cached state is stale" in proc.stderr
 
 
 def test_the_probe_sees_the_stale_cache_without_checks():
-    if _game.SEAT_CHECKS:
+    if _testing.SEAT_CHECKS:
         pytest.skip("a debug build aborts instead (the test above)")
     # 1-9m + 1-4p was dealt, tenpai on 1p/4p; the hand now holds 5p for 4p, which the cache
     # does not know: it still answers for the dealt hand
-    assert _game._probe_stale_seat() is True
+    assert _testing._probe_stale_seat() is True
 
 
 def _walk(rng, steps):
@@ -61,7 +61,7 @@ def test_held_count_and_chow_test_follow_every_change(honor_chow):
     rng = random.Random(8 + honor_chow)
     for _ in range(20):
         changes, hands = _walk(rng, 200)
-        for (n_held, may, listed), hand in zip(_game._probe_seat_cache(changes, honor_chow), hands):
+        for (n_held, may, listed), hand in zip(_testing._probe_seat_cache(changes, honor_chow), hands):
             assert n_held == sum(1 for c in hand if c)
             expected = [t for t in range(34) if _has_chow(hand, t, honor_chow)]
             assert may == expected
@@ -70,7 +70,7 @@ def test_held_count_and_chow_test_follow_every_change(honor_chow):
 
 def test_the_cache_probe_refuses_an_impossible_count():
     with pytest.raises(ValueError):
-        _game._probe_seat_cache([(3, -1)])
+        _testing._probe_seat_cache([(3, -1)])
 
 
 def _group_is(counts, melds, pair, lo=0):
@@ -103,7 +103,7 @@ def test_the_tables_facts_byte_states_each_groups_facts():
     """The facts byte the seat cache reads per group (_tables.pxd): exactly melds, melds and
     a pair, melds and a 2/5/8 pair (suits), a group of distinct kinds 十三爛 can use whole,
     not empty -- against a plain search on random groups."""
-    from mjsim import _tables
+    from mjsim.core import _tables
 
     rng = random.Random(31)
     for _ in range(3000):
@@ -140,13 +140,13 @@ def test_the_random_discards_select_agrees_with_the_plain_loops():
     for _ in range(5000):
         x = rng.getrandbits(34) | (1 << rng.randrange(34))
         j = rng.randrange(bin(x).count("1"))
-        fast, loop, plain = _game._probe_select(x, j)
+        fast, loop, plain = _testing._probe_select(x, j)
         assert fast == loop == plain == [k for k in range(34) if x >> k & 1][j]
     with pytest.raises(ValueError):
-        _game._probe_select(0b1011, 3)
+        _testing._probe_select(0b1011, 3)
 
 
-@pytest.mark.skipif(not _game.SEAT_CHECKS, reason="the seat checks are compiled into debug builds only")
+@pytest.mark.skipif(not _testing.SEAT_CHECKS, reason="the seat checks are compiled into debug builds only")
 def test_the_cache_follows_anhua_without_the_258_pair_rule():
     # pair_258 = false (RULES §3): the seat cache's completion facts then take any pair; a
     # debug build checks each of its answers against _eval, so a wrong fact aborts the run

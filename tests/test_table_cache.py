@@ -14,7 +14,8 @@ import pytest
 
 CHILD = """
 import json
-from mjsim import Rules, _tables
+from mjsim import Rules
+from mjsim.core import _tables
 from mjsim.game import chunk_digest
 print(json.dumps({"source": _tables.SOURCE, "checksum": _tables.tables_checksum(),
                   "path": _tables.cache_path(),

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mjsim import _wall
+from mjsim.core import _wall
 
 
 def stacks(*numbers):

@@ -16,9 +16,17 @@ def _has_build(folder: _Path) -> bool:
 # With no release modules at all (MJSIM_DEBUG=only) the debug ones are used, and the CLI
 # says so on every command.
 DEBUG_BUILD_DIR = _Path(__file__).with_name("_debug_build")
-if _has_build(DEBUG_BUILD_DIR) and (_os.environ.get("MJSIM_BUILD", "") == "debug"
-                                    or not _has_build(_Path(__file__).parent)):
-    __path__.insert(0, str(DEBUG_BUILD_DIR))
+_USE_DEBUG_BUILD = _has_build(DEBUG_BUILD_DIR) and (_os.environ.get("MJSIM_BUILD", "") == "debug"
+                                                    or not _has_build(_Path(__file__).parent))
+
+
+def _debug_build_first(path: list, subpackage: str = "") -> None:
+    """Put the debug twins of a (sub)package's native modules before the release ones."""
+    if _USE_DEBUG_BUILD:
+        path.insert(0, str(DEBUG_BUILD_DIR / subpackage))
+
+
+_debug_build_first(__path__)
 
 from mjsim.engine import (
     PATTERNS,

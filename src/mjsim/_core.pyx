@@ -15,9 +15,12 @@ cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t, int32_t, int8_t, uint64_t
 from libc.string cimport memset
 
-from mjsim cimport _eval
-from mjsim._eval cimport EvalConfig, MeldInfo, EvalResult
-from mjsim._tables cimport N_KINDS
+from mjsim.core cimport _eval
+from mjsim.core._eval cimport EvalConfig, MeldInfo, EvalResult
+from mjsim.core._tables cimport N_KINDS
+from mjsim.core._config cimport fill_eval_config
+
+from mjsim.core._game import NativeGame      # playing hands: the loop's Python face
 
 cnp.import_array()
 
@@ -38,40 +41,12 @@ def property_names(uint32_t bits):
 
 
 cdef class CoreConfig:
-    """The rule parameters the evaluator reads, as a C struct (built by engine.core_config)."""
+    """The rule parameters the evaluator reads, as a C struct, from the rule set's
+    eval_config(rules) (mjsim.rulesets.native; engine.core_config builds it)."""
     cdef EvalConfig cfg
 
-    def __init__(self, str game, int base, values=(), *, bint pair_258=True,
-                 bint hard_if_natural=True, int score_cap=0, multipliers=None,
-                 bint quanqiuren_self=False, int discard_wilds=_eval.DISCARD_WILDS_DAN):
-        cdef int i
-        if game not in ("wanzai", "anhua"):
-            raise ValueError(f"game must be 'wanzai' or 'anhua', got {game!r}")
-        if not _eval.DISCARD_WILDS_NONE <= discard_wilds <= _eval.DISCARD_WILDS_FACE:
-            raise ValueError(f"discard_wilds must be {_eval.DISCARD_WILDS_NONE}..{_eval.DISCARD_WILDS_FACE}, got {discard_wilds}")
-        values = list(values)
-        if len(values) > _eval.N_WANZAI_VALUES:
-            raise ValueError(f"at most {_eval.N_WANZAI_VALUES} pattern values, got {len(values)}")
-        memset(&self.cfg, 0, sizeof(EvalConfig))
-        self.cfg.game = _eval.GAME_WANZAI if game == "wanzai" else _eval.GAME_ANHUA
-        self.cfg.base = base
-        for i, (discard, self_) in enumerate(values):
-            self.cfg.values[i][0] = discard
-            self.cfg.values[i][1] = self_
-        self.cfg.pair_258 = pair_258
-        self.cfg.hard_if_natural = hard_if_natural
-        self.cfg.quanqiuren_self = quanqiuren_self
-        self.cfg.discard_wilds = discard_wilds
-        self.cfg.score_cap = score_cap
-        m = multipliers or {}
-        self.cfg.m_hard = m.get("yingzhuang", 4)
-        self.cfg.m_soft = m.get("pinghu", 1)
-        for i in range(1, 6):
-            self.cfg.m_cat[i] = m.get(CATEGORIES[i], 1)
-        self.cfg.m_qingyise = m.get("qingyise", 2)
-        self.cfg.m_xiaoqidui = m.get("xiaoqidui", 2)
-        for i in range(1, 4):
-            self.cfg.m_ctx[i] = m.get(CONTEXTS[i], 2)
+    def __init__(self, dict config):
+        fill_eval_config(&self.cfg, config)
 
 
 cdef void _fill_counts(uint8_t* out, counts) except *:
@@ -208,60 +183,7 @@ def waits_hand(CoreConfig config, counts, melds, int indicator):
     return [k for k in range(N_KINDS) if out[k]]
 
 
-cdef extern from *:
-    """
-    /* The batch row check (evaluate_batch, shanten_batch): every count at most its kind's
-     * cap (4; 3 for the Anhua indicator, whose fourth copy is face up; 0 for kinds the game
-     * does not use) and the row's sum one of the allowed hand sizes.  Exact: a row passes
-     * iff the scalar statement of the rules (_row_problem) finds nothing. */
-    #include <stdint.h>
-    typedef struct {
-        uint8_t cap[48] __attribute__((aligned(16)));   /* kinds 0..33; 34.. unused */
-        int lo;                                          /* sizes lo..lo + span */
-        unsigned span;
-    } mjsim_row_rule;
-
-    static inline int mjsim_row_ok_plain(const uint8_t* row, const mjsim_row_rule* r) {
-        int k, total = 0, over = 0;
-        for (k = 0; k < 34; k++) {
-            total += row[k];
-            over |= row[k] > r->cap[k];
-        }
-        return !over && (unsigned)(total - r->lo) <= r->span;
-    }
-
-    #if defined(__SSE2__) && !defined(MJSIM_NO_SIMD)
-    #include <emmintrin.h>
-    /* The 34 bytes as three loads: 0-15, 16-31 and 18-33 (its last two bytes are kinds 32,
-     * 33).  A byte over its cap leaves a nonzero saturating difference; once none does,
-     * every byte is <= 4, so the bytewise sum of the three loads cannot wrap and one psadbw
-     * adds it up (the third load masked to its last two bytes).  About 20 instructions. */
-    static inline int mjsim_row_ok_simd(const uint8_t* row, const mjsim_row_rule* r) {
-        const __m128i zero = _mm_setzero_si128();
-        const __m128i tail = _mm_set_epi8(-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        __m128i a = _mm_loadu_si128((const __m128i*)row);
-        __m128i b = _mm_loadu_si128((const __m128i*)(row + 16));
-        __m128i c = _mm_loadu_si128((const __m128i*)(row + 18));
-        __m128i over = _mm_or_si128(
-            _mm_or_si128(_mm_subs_epu8(a, _mm_load_si128((const __m128i*)r->cap)),
-                         _mm_subs_epu8(b, _mm_load_si128((const __m128i*)(r->cap + 16)))),
-            _mm_subs_epu8(c, _mm_loadu_si128((const __m128i*)(r->cap + 18))));
-        /* the excess lands at bit 16 and up, where no row size reaches */
-        __m128i s = _mm_add_epi64(_mm_sad_epu8(_mm_add_epi8(_mm_add_epi8(a, b), _mm_and_si128(c, tail)), zero),
-                                  _mm_slli_epi64(_mm_sad_epu8(over, zero), 16));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-        return (unsigned)(_mm_cvtsi128_si32(s) - r->lo) <= r->span;
-    }
-    #define MJSIM_ROW_SIMD 1
-    #define mjsim_row_ok mjsim_row_ok_simd
-    #else
-    #define MJSIM_ROW_SIMD 0
-    #define mjsim_row_ok mjsim_row_ok_plain
-    static inline int mjsim_row_ok_simd(const uint8_t* row, const mjsim_row_rule* r) {
-        return mjsim_row_ok_plain(row, r);
-    }
-    #endif
-    """
+cdef extern from "_rowcheck.h":
     ctypedef struct mjsim_row_rule:
         uint8_t cap[48]
         int lo
@@ -364,15 +286,7 @@ def _rows_ok(const uint8_t[:, ::1] counts, int size_a, int size_b, int n_kinds, 
 ROW_CHECK_SIMD = bool(MJSIM_ROW_SIMD)
 
 
-cdef extern from *:
-    """
-    /* setup.py defines MJSIM_DEBUG for the bounds-checked build */
-    #ifdef MJSIM_DEBUG
-    #define MJSIM_IS_DEBUG_BUILD 1
-    #else
-    #define MJSIM_IS_DEBUG_BUILD 0
-    #endif
-    """
+cdef extern from "_build.h":
     int MJSIM_IS_DEBUG_BUILD
 
 # True in the bounds-checked build (MJSIM_DEBUG=1 at build time): the CLI says so on stderr

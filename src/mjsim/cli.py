@@ -699,7 +699,7 @@ def cache(
     """List the table-cache files (one per build of the native core, about 79 MB each), or delete them."""
     import datetime
 
-    from mjsim import _tables
+    from mjsim.core import _tables
 
     folder = Path(_tables.cache_dir())
     mine = _tables.cache_path()

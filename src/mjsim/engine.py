@@ -12,15 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from mjsim import _core
-from mjsim.rules import WANZAI_VALUE_IDS, Rules
+from mjsim.rulesets import native
+from mjsim.rules import Rules
 from mjsim.tiles import TileError, check_copies, check_kind, format_tiles, kind_name, parse_tile, parse_tiles, to_counts
 
 PATTERNS = _core.PATTERNS
 PROPERTIES = _core.PROPERTIES
 MELD_KINDS = ("chow", "pung", "kong", "added_kong", "concealed_kong")
 CONTEXTS = ("gangshanghua", "qiangganghu", "gangshangpao")
-#: Anhua discard_win_wilds values in the order of _eval's DISCARD_WILDS_* codes
-DISCARD_WILDS = ("none", "dan_wang_face_value", "face_value")
 _HONOR_RUNS = {frozenset(s) for s in ((27, 28, 29), (27, 28, 30), (27, 29, 30), (28, 29, 30), (31, 32, 33))}
 
 
@@ -51,18 +50,7 @@ class Meld:
 
 @functools.lru_cache(maxsize=64)
 def core_config(rules: Rules) -> _core.CoreConfig:
-    if rules.game == "wanzai":
-        return _core.CoreConfig("wanzai", rules["base"], [tuple(rules["values"][i]) for i in WANZAI_VALUE_IDS],
-                                quanqiuren_self=rules["quanqiuren_self"] == "quanqiuren")
-    return _core.CoreConfig(
-        "anhua",
-        rules["base"],
-        pair_258=rules["pair_258"],
-        hard_if_natural=rules["hard_if_natural"],
-        discard_wilds=DISCARD_WILDS.index(rules["discard_win_wilds"]),
-        score_cap=rules["score_cap"],
-        multipliers=dict(rules["multipliers"]),
-    )
+    return _core.CoreConfig(native.eval_config(rules))
 
 
 #: more tiles than any hand can hold: refused before they are even looked at one by one

@@ -32,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mjsim import _core, _ev, engine, evplayer, game
+from mjsim import _core, engine, evplayer, game
+from mjsim.players import _ev
 from mjsim.rules import Rules
 
 EV_DRAW, EV_DISCARD, EV_PUNG, EV_CHOW, EV_KONG = 0, 1, 2, 3, 4

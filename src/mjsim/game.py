@@ -4,7 +4,7 @@ A hand is fully determined by (rules, players, master seed, hand index, session 
 sessions are blocks of `session_hands` consecutive indices that carry the dealer and fire
 from hand to hand, so `play(rules, seed=s, hand_index=i, session_hands=k)` replays exactly
 the hand that `simulate_chunk` recorded as index i.  Input checks live here; the native
-loop (`_game.pyx`) trusts its inputs.
+loop (`core/_loop.pyx`) trusts its inputs.
 """
 from __future__ import annotations
 
@@ -17,27 +17,28 @@ from itertools import chain, compress
 
 import numpy as np
 
-from mjsim import _core, _game, evplayer, searchplayer
-from mjsim.rules import WANZAI_VALUE_IDS, Rules
+from mjsim import _core, evplayer, searchplayer, vocab
+from mjsim.rulesets import native
+from mjsim.rules import Rules
 from mjsim.tiles import format_tiles, kind_name
 
 #: the native players, and the names that play one of them with their own numbers:
 #: ev_v1 is the native ev with the model and style ev had before issue 19
 ALIASES = {"ev_v1": "ev"}
-PLAYERS = _game.PLAYERS + tuple(ALIASES)
+PLAYERS = vocab.PLAYERS + tuple(ALIASES)
 #: the numeric options each built-in player takes, with defaults (mjsim.evplayer; the
 #: arena's parse_player reads this)
 PLAYER_OPTIONS = {name: {k: v[0] for k, v in evplayer.STYLE.items()} for name in evplayer.EV_NAMES}
 PLAYER_OPTIONS["search"] = {**PLAYER_OPTIONS["ev"], **searchplayer.DEFAULTS}
-EVENT_NAMES = _game.EVENT_NAMES
-END_NAMES = _game.END_NAMES
-MELD_NAMES = _game.MELD_NAMES
-KONG_NAMES = _game.KONG_NAMES
-PAY_REASONS = _game.PAY_REASONS
+EVENT_NAMES = vocab.EVENT_NAMES
+END_NAMES = vocab.END_NAMES
+MELD_NAMES = vocab.MELD_NAMES
+KONG_NAMES = vocab.KONG_NAMES
+PAY_REASONS = vocab.PAY_REASONS
 PAY_NAMES = PAY_REASONS              # the older name
 
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
-assert WIN_KINDS == _game.WIN_KIND_NAMES
+assert WIN_KINDS == vocab.WIN_KIND_NAMES
 
 __all__ = ["PAY_REASONS", "PLAYERS", "WIN_KINDS", "Event", "HandRecord", "Win", "play", "simulate_chunk", "simulate_hands"]
 
@@ -158,7 +159,7 @@ class HandRecord:
     payments: tuple[Payment, ...] = ()       # every payment, in order; per seat they sum to deltas
 
 
-def _native(rules: Rules, players) -> _game.NativeGame:
+def _native(rules: Rules, players) -> _core.NativeGame:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules (Rules.load('wanzai')), got {type(rules).__name__}")
     # (a tuple or list first: the Sequence ABC check alone cost more than a random hand's
@@ -180,13 +181,13 @@ def _native(rules: Rules, players) -> _game.NativeGame:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_native(rules: Rules, players: tuple[str, ...]) -> _game.NativeGame:
+def _cached_native(rules: Rules, players: tuple[str, ...]) -> _core.NativeGame:
     """game.play is called hand by hand from Python loops: building the configuration was
     most of a random hand's cost there."""
     return _build_native(rules, players)
 
 
-def _build_native(rules: Rules, players) -> _game.NativeGame:
+def _build_native(rules: Rules, players) -> _core.NativeGame:
     codes = []
     # Builtin("ev") or Builtin("search") in a Python seat reads these (ev's row, then search's)
     opts = [searchplayer.player_opts(rules.game)] * 4
@@ -195,7 +196,7 @@ def _build_native(rules: Rules, players) -> _game.NativeGame:
             name, options = evplayer.split_name(player)
             if name not in PLAYERS:
                 raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
-            codes.append(_game.PLAYERS.index(ALIASES.get(name, name)))
+            codes.append(vocab.PLAYERS.index(ALIASES.get(name, name)))
             if name == "search":
                 if options:
                     opts[i] = searchplayer.player_opts(rules.game, options)
@@ -206,10 +207,7 @@ def _build_native(rules: Rules, players) -> _game.NativeGame:
         else:
             raise ValueError(f"seat {i}: a player is a name ({', '.join(PLAYERS)}) or an object with "
                              f"turn/claim/win methods (mjsim.players.Player), got {player!r}")
-    params = rules.as_dict()
-    if rules.game == "wanzai":
-        params["values"] = [tuple(params["values"][i]) for i in WANZAI_VALUE_IDS]
-    return _game.NativeGame(params, codes, opts)
+    return _core.NativeGame(native.native_config(rules), codes, opts)
 
 
 def _check_int(name, v, lo, hi):

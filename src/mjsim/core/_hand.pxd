@@ -2,9 +2,9 @@
 # (_ev.pyx): visible copies, shanten with the hand's wilds, wild categories, and what a
 # claim does to a hand.
 from libc.stdint cimport uint8_t
-from mjsim cimport _eval
-from mjsim._eval cimport MeldInfo
-from mjsim._game cimport HandState, SeatState, Call, CALL_KONG, CALL_PUNG
+from mjsim.core cimport _eval
+from mjsim.core._eval cimport MeldInfo
+from mjsim.core._state cimport HandState, SeatState, Call, CALL_KONG, CALL_PUNG
 
 
 cdef inline int suit_bit(int k) noexcept nogil:

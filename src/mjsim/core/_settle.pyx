@@ -6,20 +6,20 @@ payment list (`HandState.pays`) and the event log in step.  Amounts are 64-bit; 
 refuses a rule set whose largest single payment would not fit 32 bits, so events (32-bit
 values) show every payment whole.  The hand loop (_game.pyx) decides who wins; this module
 scores the win and pays it: Wanzai at once (fire, dealer doubling, 飄), Anhua after the
-birds (`settle_anhua`).
+birds (`pay_wins_after_birds`).
 """
 from libc.stdint cimport int64_t, int32_t
 
-from mjsim cimport _eval
-from mjsim._eval cimport EvalResult
-from mjsim._game cimport (HandState, WinRec, PayRec, GameConfig, MAX_PAYMENTS, MAX_BIRDS,
-                          log_event, is_anhua, EV_PAY, EV_WIN, EV_BIRD,
+from mjsim.core cimport _eval
+from mjsim.core._eval cimport EvalResult
+from mjsim.core._state cimport (HandState, WinRec, PayRec, GameConfig, MAX_PAYMENTS, MAX_BIRDS,
+                          log_event, EV_PAY, EV_WIN, EV_BIRD,
                           PAY_WIN, PAY_KONG_ADDED, PAY_KONG_EXPOSED, PAY_KONG_CONCEALED,
                           PAY_KONG_REFUND, PAY_INSTANT, KONG_EXPOSED,
                           END_SELF_DRAW, END_DISCARD, END_ROB_KONG,
                           WIN_SELF_DRAW, WIN_DISCARD, WIN_ROB_KONG, WIN_GANGSHANGHUA,
                           WIN_GANGSHANGPAO, WIN_INSTANT)
-from mjsim._wall cimport draw_live, live_left
+from mjsim.core._wall cimport draw_live, live_left
 
 
 # ================================================================ payments
@@ -60,7 +60,7 @@ cdef void pay_kong(HandState* st, int s, int kong_type, int discarder) noexcept 
     cdef int64_t amount = <int64_t>st.cfg.kong_values[kong_type] * st.cfg.ev.base   # in 番 (RULES §2.4)
     cdef int reason = PAY_KONG_ADDED + kong_type
     st.kongs[kong_type] += 1
-    if is_anhua(st):
+    if not st.cfg.kong_payments:
         return   # RULES §3.4: no kong payments
     if kong_type == KONG_EXPOSED:
         transfer(st, discarder, s, share(st, discarder, s, amount, False), reason, -1)
@@ -114,8 +114,8 @@ cdef void self_draw_win(HandState* st, int s, int tile, int context) noexcept no
     cdef int i, q
     cdef int64_t v
     st.end = END_SELF_DRAW
-    if is_anhua(st):
-        return   # paid in settle_anhua, after the birds
+    if st.cfg.settle_after_birds:
+        return   # paid in pay_wins_after_birds, after the birds
     for i in range(1, 4):
         q = (s + i) & 3
         v = share(st, q, s, w.points, True)
@@ -131,7 +131,7 @@ cdef void discard_win(HandState* st, int s, int tile, int discarder, int context
     w = record_win(st, s, tile, discarder, False, context)
     st.seat[s].hand[tile] -= 1   # the tile stays in the discarder's pool
     st.end = END_DISCARD
-    if is_anhua(st):
+    if st.cfg.settle_after_birds:
         return
     v = share(st, discarder, s, w.points, True)
     transfer(st, discarder, s, v, PAY_WIN, w.pattern)
@@ -147,7 +147,7 @@ cdef void rob_kong_win(HandState* st, int s, int tile, int robbed) noexcept nogi
     w = record_win(st, s, tile, robbed, False, _eval.CTX_QIANGGANGHU)
     st.seat[s].hand[tile] -= 1
     st.end = END_ROB_KONG
-    if is_anhua(st):
+    if st.cfg.settle_after_birds:
         return
     if st.cfg.rob_kong_all:
         for i in range(1, 4):
@@ -188,7 +188,7 @@ cdef void pay_win(HandState* st, WinRec* w, int payer, int points, int bird_exp)
     w.n_paid += 1
 
 
-cdef void settle_anhua(HandState* st) noexcept nogil:
+cdef void pay_wins_after_birds(HandState* st) noexcept nogil:
     """Turn the birds, then make every payment of the hand's win(s).
 
     birds_hit of a win = the birds on its winner plus the birds on each seat whose bird

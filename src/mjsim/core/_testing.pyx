@@ -1,5 +1,33 @@
-# Included by _game.pyx: test shims that reach the hand loop's per-seat cache
-# (tests/test_seat_cache.py).
+# cython: language_level=3
+"""Test shims that reach inside the native core (tests/test_seat_cache.py, the useful-tile
+tests of tests/test_game_*.py): one blank-state builder, then each probe."""
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset
+
+from mjsim.core cimport _eval
+from mjsim.core._state cimport HandState, SeatState, GameConfig, Call, CALL_CHOW, MELD_PUNG
+from mjsim.core._tables cimport tables
+from mjsim.core._hand cimport hand_shanten
+from mjsim.core._seat cimport (seat_deal, seat_change, seat_n_held, seat_may_win, seat_may_chow,
+                               seat_complete_with, MJSIM_CHECK_SEATS, mjsim_select64,
+                               mjsim_select64_n, mjsim_select64_loop, MJSIM_PDEP_DISPATCH)
+from mjsim.core._loop cimport list_calls, add_meld
+from mjsim.core._game cimport NativeGame
+from mjsim.players._greedy cimport useful_tiles, useful_tiles_all
+
+
+cdef void blank_state(HandState* st, GameConfig* cfg, int game) noexcept:
+    """An empty hand of `game` (_eval.GAME_*) under an all-zero configuration."""
+    memset(st, 0, sizeof(HandState))
+    memset(cfg, 0, sizeof(GameConfig))
+    cfg.game = game
+    cfg.ev.game = game
+    st.cfg = cfg
+    st.tables = tables()
+    st.indicator = -1
+    st.wild_a = -1
+    st.wild_b = -1
+
 SEAT_CHECKS = bool(MJSIM_CHECK_SEATS)    # a debug build checks each seat's cache at every use
 
 
@@ -11,12 +39,7 @@ def _probe_stale_seat():
     cdef GameConfig cfg
     cdef uint8_t tiles[13]
     cdef int i
-    memset(&st, 0, sizeof(HandState))
-    memset(&cfg, 0, sizeof(GameConfig))
-    cfg.game = _eval.GAME_WANZAI
-    cfg.ev.game = _eval.GAME_WANZAI
-    st.cfg = &cfg
-    st.tables = tables()
+    blank_state(&st, &cfg, _eval.GAME_WANZAI)
     for i, t in enumerate((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)):
         tiles[i] = t
     seat_deal(st.tables, &st.seat[0], tiles, 13)
@@ -46,13 +69,8 @@ def _probe_seat_cache(changes, bint honor_chow=True):
     cdef Call calls[8]
     cdef uint8_t none[1]
     cdef int k, d, t, i, n
-    memset(&st, 0, sizeof(HandState))
-    memset(&cfg, 0, sizeof(GameConfig))
-    cfg.game = _eval.GAME_WANZAI
-    cfg.ev.game = _eval.GAME_WANZAI
+    blank_state(&st, &cfg, _eval.GAME_WANZAI)
     cfg.honor_chow = honor_chow
-    st.cfg = &cfg
-    st.tables = tables()
     seat_deal(st.tables, &st.seat[1], none, 0)     # the empty hand's group facts
     out = []
     for k, d in changes:
@@ -69,3 +87,27 @@ def _probe_seat_cache(changes, bint honor_chow=True):
                     break
         out.append((seat_n_held(&st.seat[1]), may, listed))
     return out
+
+
+def useful_tiles_probe(NativeGame game, counts, pungs=(), int indicator=-1):
+    """Test shim: (filtered, every kind tried) useful-tile counts of a 3n+1 hand with the
+    given pungs declared and nothing seen, under `game`'s rules (Anhua: wilds of `indicator`)."""
+    cdef HandState st
+    cdef GameConfig unused
+    cdef SeatState* p
+    cdef int k, sh
+    blank_state(&st, &unused, game.cfg.game)
+    st.cfg = &game.cfg
+    st.indicator = indicator
+    _eval.wild_kinds(indicator, &st.wild_a, &st.wild_b)
+    if indicator >= 0:
+        st.seen[indicator] += 1     # the turned-up tile, as in a hand
+    p = &st.seat[0]
+    for k in range(34):
+        p.hand[k] = counts[k]
+    for k in pungs:
+        add_meld(p, MELD_PUNG, k, k, k, -1, 1)
+        st.seen[k] += 3
+    sh = hand_shanten(&st, p.hand, &p.mi)
+    return (useful_tiles(&st, p, p.hand, &p.mi, sh),
+            useful_tiles_all(&st, p, p.hand, &p.mi, sh))

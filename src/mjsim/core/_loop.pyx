@@ -1,17 +1,20 @@
 # cython: language_level=3
-"""The hand loop (RULES §1-§3), the random player and the bridge to Python players, without the GIL.
+"""The hand loop (RULES §1-§3), without the GIL.
 
 One hand is a `HandState` (fixed size, no heap) advanced by `play_hand`. Every random
 choice, from the shuffle to a random player's discard, comes from the hand's own RNG,
 seeded by (master seed, hand index), so any hand can be replayed on its own.
-Python entry points are at the end (`NativeGame`); validation lives in game.py.  Scoring
+The players are asked through players/_api.pxd, which knows them all; the loop does not.
+The Python face is _game.pyx (`NativeGame`); validation lives in the Python layer.  Scoring
 a win and making its payments (and kong payments) is _settle.pyx's concern.
 
-One loop plays both rule sets; `cfg.game` selects Anhua's differences (RULES §3): a
-108-tile wall and a turned-up wild indicator, the special start, discard-win
-eligibility, kongs only under the tenpai rule followed by 補章 and a locked hand, birds
-and bird-multiplied payments, no kong payments, fire or piao.  Wanzai takes exactly the
-code paths (and random numbers) it took before Anhua was added.
+One loop plays both rule sets.  It never asks which one: Anhua's differences (RULES §3)
+are features of GameConfig that the rule set's translation (mjsim.rulesets) switches on:
+`n_tiles` 108, `wilds` (a turned-up indicator, and discard-win and robbing eligibility
+with wilds), `instant_mask` (the special start), `kong_needs_tenpai` and `kong_min_wall`,
+`buzhang_tiles` (補章 and a locked hand after a kong), `settle_after_birds` (birds and
+bird-multiplied payments); `kong_payments`, fire and piao stay off.  Wanzai takes exactly
+the code paths (and random numbers) it took before Anhua was added.
 
 Readings of RULES §3 where it is silent (each is documented where it is implemented):
 - Special start: asked once, right after the indicator is turned, from the dealer in play
@@ -43,44 +46,29 @@ Readings of RULES §3 where it is silent (each is documented where it is impleme
 - `dealer_next` and `dealer_on_draw` mean what they mean in Wanzai; the last drawer
   includes a 補章 taker.
 """
-import numpy as np
-cimport numpy as cnp
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from mjsim cimport _eval
-from mjsim._eval cimport EvalConfig, MeldInfo, EvalResult
-from mjsim._rng cimport Rng, rng_seed, rng_below, rng_uniform
-from mjsim._settle cimport (pay_kong, refund_kongs, self_draw_win, discard_win, rob_kong_win,
-                            pay_win, settle_anhua)
-from mjsim._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shuffle_tiles,
-                          throw_dice, wall_build, wall_deal, draw_live, draw_replacement,
-                          live_left)
-from mjsim._hand cimport (suit_bit, available, hand_shanten, is_anhua, is_wild, hand_category,
-                          meld_after_call, meld_after_own_kong, take_call_tiles)
-from mjsim._ev cimport ev_turn, ev_call, ev_takes_win
-from mjsim._search cimport search_turn, sample_hidden, decision_rng
-from mjsim._greedy cimport greedy_turn, greedy_call, useful_tiles, useful_tiles_all
-from mjsim._tables cimport tables
-from mjsim._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
-                          seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
-                          seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS,
-                          mjsim_chow_window, mjsim_kind_group, mjsim_any_four,
-                          seat_refresh_filter, seat_may_win_current, mjsim_select64,
-                          mjsim_select64_n, mjsim_select64_loop, MJSIM_PDEP_DISPATCH)
+from mjsim.core cimport _eval
+from mjsim.core._eval cimport EvalConfig, MeldInfo, EvalResult
+from mjsim.core._state cimport *
+from mjsim.core._rng cimport Rng, rng_seed, rng_below, rng_uniform
+from mjsim.core._settle cimport (pay_kong, refund_kongs, self_draw_win, discard_win, rob_kong_win,
+                                 pay_win, pay_wins_after_birds)
+from mjsim.core._wall cimport (Wall, WALL_TABLE, WALL_FLAT, MAX_WALL, fill_tiles, shuffle_tiles,
+                               throw_dice, wall_build, wall_deal, draw_live, draw_replacement,
+                               live_left)
+from mjsim.core._hand cimport (suit_bit, available, hand_shanten, is_wild, hand_category,
+                               meld_after_call, meld_after_own_kong, take_call_tiles)
+from mjsim.core._tables cimport tables
+from mjsim.core._seat cimport (seat_deal, seat_change, seat_n_held, seat_held_kind, seat_complete,
+                               seat_complete_with, seat_complete_wilds, seat_may_win, seat_may_chow,
+                               seat_verify, mjsim_seat_fail, MJSIM_CHECK_SEATS,
+                               mjsim_chow_window, mjsim_kind_group, mjsim_any_four,
+                               seat_refresh_filter, seat_may_win_current)
+from mjsim.players._api cimport player_turn, player_call, player_takes_win
+from mjsim.players._random cimport random_discard
 
-cnp.import_array()
-
-# indexed by player code (PLAYER_* in _game.pxd)
-PLAYERS = ("random", "greedy", "greedy_pass_once", "greedy_v1", "ev", "search")
-EVENT_NAMES = ("draw", "discard", "pung", "chow", "kong", "robbed", "win", "payment",
-               "pass_win", "exhausted", "indicator", "buzhang", "locked", "bird", "instant")
-KONG_NAMES = ("added", "exposed", "concealed")
-MELD_NAMES = ("chow", "pung", "kong", "added_kong", "concealed_kong")
-END_NAMES = ("draw", "self_draw", "discard", "rob_kong", "instant")
-WIN_KIND_NAMES = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
-PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
-PAY_NAMES = PAY_REASONS
 
 # ================================================================ small helpers
 
@@ -151,7 +139,7 @@ cdef bint can_win_on(const HandState* st, int s, int tile, int context) noexcept
     cdef EvalResult r
     cdef bint ok
     cdef int cat
-    if not is_anhua(st):
+    if not st.cfg.wilds:
         return can_win_with(st, s, tile)
     cat = hand_category(st, p.hand)
     if context == _eval.CTX_NONE:
@@ -240,7 +228,7 @@ cdef bint kong_allowed(HandState* st, int s, int k, int kong_type, int drawn,
     cdef SeatState* p = &st.seat[s]
     cdef MeldInfo mi
     cdef int before, after, taken
-    if not is_anhua(st):
+    if not st.cfg.kong_needs_tenpai:
         return True
     if live_left(&st.wall) < st.cfg.kong_min_wall:
         return False
@@ -312,22 +300,6 @@ cdef int list_kongs(HandState* st, int s, int drawn, int source, int* kinds,
     return n
 
 
-cdef inline int random_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
-                     int drawn, int* tile) noexcept nogil:
-    """Uniform over the distinct discards and the kongs (a locked hand: the drawn tile)."""
-    cdef SeatState* p = &st.seat[s]
-    cdef int n_held = 1 if p.locked else seat_n_held(p), pick
-    if MJSIM_CHECK_SEATS:
-        seat_verify(st.tables, p, s)
-    pick = rng_below(&st.rng, n_kongs + n_held)
-    if pick < n_kongs:
-        tile[0] = kinds[pick]
-        return types[pick]
-    # the distinct kinds held, ascending
-    tile[0] = drawn if p.locked else seat_held_kind(p, pick - n_kongs)
-    return ACT_DISCARD
-
-
 cdef inline bint may_kong(const HandState* st, const SeatState* p, int source,
                           int drawn) noexcept nogil:
     """False when list_kongs would list nothing: a kong needs four of a kind in hand or a
@@ -339,19 +311,9 @@ cdef inline bint may_kong(const HandState* st, const SeatState* p, int source,
 
 cdef inline int choose_turn(HandState* st, int s, int source, int drawn, int* tile) noexcept nogil:
     """The turn's action (ACT_*) and its tile.  A random seat with no kong to declare takes
-    random_turn's discard directly, without the kong lists."""
-    cdef const SeatState* p = &st.seat[s]
-    cdef int pick
-    if st.cfg.players[s] == PLAYER_RANDOM and not may_kong(st, p, source, drawn):
-        if MJSIM_CHECK_SEATS:
-            seat_verify(st.tables, p, s)
-        # random_turn with no kong: the same single random number
-        if p.locked:
-            rng_below(&st.rng, 1)
-            tile[0] = drawn
-        else:
-            tile[0] = seat_held_kind(p, rng_below(&st.rng, seat_n_held(p)))
-        return ACT_DISCARD
+    its discard directly, without the kong lists (the same single random number)."""
+    if st.cfg.players[s] == PLAYER_RANDOM and not may_kong(st, &st.seat[s], source, drawn):
+        return random_discard(st, s, drawn, tile)
     return choose_turn_listed(st, s, source, drawn, tile)
 
 
@@ -361,36 +323,11 @@ cdef int choose_turn_listed(HandState* st, int s, int source, int drawn, int* ti
     cdef int n = 0
     if may_kong(st, &st.seat[s], source, drawn):
         n = list_kongs(st, s, drawn, source, kinds, types)
-    if st.cfg.players[s] == PLAYER_PYTHON:
-        return python_turn(st, s, n, kinds, types, drawn, tile)
-    return builtin_turn(st, s, st.cfg.players[s], n, kinds, types, drawn, tile)
-
-
-cdef inline int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
-                      const int* types, int drawn, int* tile) noexcept nogil:
-    if player == PLAYER_RANDOM:
-        return random_turn(st, s, n_kongs, kinds, types, drawn, tile)
-    if player == PLAYER_EV:
-        return ev_turn(st, s, n_kongs, kinds, types, drawn, tile)
-    if player == PLAYER_SEARCH:
-        return search_turn(st, s, n_kongs, kinds, types, drawn, tile)
-    return greedy_turn(st, s, player, n_kongs, kinds, types, drawn, tile)
-
-
-cdef bint builtin_takes_win(HandState* st, int s, int player, int kind) noexcept nogil:
-    """Every built-in player takes a legal win, except the test player's first discard win;
-    the special start is a choice: random declares with probability 1/2."""
-    if player == PLAYER_EV or player == PLAYER_SEARCH:     # search takes wins as ev does
-        return ev_takes_win(st, s, kind)
-    if kind == WIN_INSTANT:
-        return player != PLAYER_RANDOM or rng_below(&st.rng, 2) == 0
-    return kind != WIN_DISCARD or player != PLAYER_GREEDY_PASS_ONCE or st.seat[s].passed_wins > 0
+    return player_turn(st, s, n, kinds, types, drawn, tile)
 
 
 cdef bint takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
-    if st.cfg.players[s] == PLAYER_PYTHON:
-        return python_takes_win(st, s, tile, kind)
-    return builtin_takes_win(st, s, st.cfg.players[s], kind)
+    return player_takes_win(st, s, tile, kind)
 
 
 # ================================================================ players: claims
@@ -450,20 +387,10 @@ cdef int list_calls(HandState* st, int s, int tile, int discarder, Call* calls) 
     return n
 
 
-cdef int builtin_call(HandState* st, int s, int player, int tile, const Call* calls, int n) noexcept nogil:
-    if player == PLAYER_RANDOM:
-        return <int>rng_below(&st.rng, n + 1) - 1   # passing is one of the choices
-    if player == PLAYER_EV or player == PLAYER_SEARCH:     # search claims as ev does
-        return ev_call(st, s, tile, calls, n)
-    return greedy_call(st, s, player, tile, calls, n)
-
-
 cdef inline int choose_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
     if n == 0:
         return -1
-    if st.cfg.players[s] == PLAYER_PYTHON:
-        return python_call(st, s, tile, calls, n)
-    return builtin_call(st, s, st.cfg.players[s], tile, calls, n)
+    return player_call(st, s, tile, calls, n)
 
 
 # ================================================================ the hand loop
@@ -485,6 +412,7 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     # everything but the payment records, which n_pays counts (2 of the struct's 5 KiB)
     memset(st, 0, <size_t>(<char*>&st.pays[0] - <char*>st))
     st.cfg = cfg
+    st.play_on = play_on
     st.tables = tables()
     st.events = events
     st.dealer = dealer
@@ -517,7 +445,7 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     for s in range(4):
         seat_deal(st.tables, &st.seat[s], dealt[s], 14 if s == dealer else 13)
         seat_refresh_filter(&st.seat[s])
-    if cfg.game == _eval.GAME_ANHUA:
+    if cfg.wilds:
         # RULES §3.1: the next live tile is turned up and set aside (never drawn)
         st.indicator = draw_live(&st.wall)
         _eval.wild_kinds(st.indicator, &st.wild_a, &st.wild_b)
@@ -567,9 +495,9 @@ cdef bint try_rob_kong(HandState* st, int s, int t) noexcept nogil:
     cdef int i, q
     for i in range(1, 4):
         q = (s + i) & 3
-        if is_anhua(st) and (ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_QIANGGANGHU)):
+        if st.cfg.wilds and (ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_QIANGGANGHU)):
             continue
-        if (is_anhua(st) or can_win_with(st, q, t)) and takes_win(st, q, t, WIN_ROB_KONG):
+        if (st.cfg.wilds or can_win_with(st, q, t)) and takes_win(st, q, t, WIN_ROB_KONG):
             if st.n_winners == 0:
                 log_event(st, EV_ROBBED, s, t, 0, 0)
             rob_kong_win(st, q, t, s)
@@ -834,7 +762,7 @@ cdef int after_kong(HandState* st, int* s, int* drawn) noexcept nogil:
     s's discards and 下家 draws as usual), Wanzai's replacement draw from the tail.
     -> where the next turn's tile came from (SRC_*), or -1 when the hand has ended."""
     cdef int b, source
-    if st.cfg.game == _eval.GAME_ANHUA:
+    if st.cfg.buzhang_tiles:
         b = buzhang(st, s[0])
         if b > 0:
             return -1
@@ -854,7 +782,7 @@ cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_
                     const Session* session, const uint8_t* scripted_wall, int scripted_dice,
                     Event* events) noexcept nogil:
     setup_hand(st, cfg, seed, hand_index, session, scripted_wall, scripted_dice, events)
-    if cfg.game == _eval.GAME_ANHUA and special_start(st):
+    if special_start(st):
         if st.n_winners and not st.aborted:
             finish_win(st)
         return
@@ -926,403 +854,6 @@ cdef void play_on(HandState* st, int s, int source, int drawn, int action,
             break
         source = SRC_DRAW
     if st.n_winners and not st.aborted:
-        if st.cfg.game == _eval.GAME_ANHUA:
-            settle_anhua(st)
+        if st.cfg.settle_after_birds:
+            pay_wins_after_birds(st)
         finish_win(st)
-
-
-# ================================================================ Python players
-
-include "_game_python.pxi"
-
-
-# ================================================================ Python face
-
-CATEGORY_NAMES = (None, "dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
-CONTEXT_NAMES = (None, "gangshanghua", "qiangganghu", "gangshangpao")
-
-
-cdef class NativeGame:
-    """A validated configuration (Wanzai or Anhua) and four players (built by mjsim.game).
-
-    `players` holds a built-in player code per seat, or a Python player object
-    (PLAYER_PYTHON is then used for that seat).
-    """
-    cdef GameConfig cfg
-    cdef tuple py_context
-
-    def __init__(self, dict p, players, player_opts=None):
-        cdef int i, j
-        memset(&self.cfg, 0, sizeof(GameConfig))
-        for i, opts in enumerate(player_opts or ()):
-            for j in range(min(len(opts), N_PLAYER_OPTS)):
-                self.cfg.player_opts[i][j] = opts[j]
-        self.py_context = (tuple(None if isinstance(x, int) else x for x in players), [])
-        self.cfg.py_context = <void*>self.py_context
-        players = [x if isinstance(x, int) else PLAYER_PYTHON for x in players]
-        self.cfg.wall_model = WALL_TABLE if p["wall_model"] == "table" else WALL_FLAT
-        self.cfg.multiple_ron = p["multiple_ron"]
-        self.cfg.pass_ron_lock = ("none", "until_own_discard",
-                                  "same_kind_until_own_discard").index(p["pass_ron_lock"])
-        self.cfg.rob_kong_all = p["rob_kong_pays"] == "all"
-        self.cfg.dealer_next_winner = p["dealer_next"] == "winner"
-        self.cfg.dealer_on_draw = ("stay", "next", "last_drawer").index(p["dealer_on_draw"])
-        self.cfg.ev.base = p["base"]
-        self.cfg.first_dealer = -1 if p["first_dealer"] == "random" else p["first_dealer"]
-        self.cfg.added_kong_on_draw_only = p["added_kong_on_draw_only"]
-        for i in range(4):
-            self.cfg.players[i] = players[i]
-        if p["rules"] == "anhua":
-            self._init_anhua(p)
-            return
-        self.cfg.game = _eval.GAME_WANZAI
-        self.cfg.n_tiles = 136
-        self.cfg.ev.game = _eval.GAME_WANZAI
-        for i, (discard, self_) in enumerate(p["values"]):
-            self.cfg.ev.values[i][0] = discard
-            self.cfg.ev.values[i][1] = self_
-        self.cfg.honor_chow = p["honor_chow"]
-        self.cfg.ev.quanqiuren_self = p["quanqiuren_self"] == "quanqiuren"
-        self.cfg.kong_pay_on_draw = p["kong_pay_on_draw"]
-        self.cfg.dealer_pays_double = p["dealer_pays_double"]
-        for i in range(4):
-            self.cfg.fire[i] = p["fire"][i]
-            self.cfg.piao[i] = p["piao"][i]
-        self.cfg.fire_min_hands = p["fire_min_hands"]
-        for i, name in enumerate(KONG_NAMES):
-            self.cfg.kong_values[i] = p["kong_values"][name]
-
-    def _init_anhua(self, dict p):
-        """RULES §3; the evaluator part mirrors engine.core_config.  No honors (so no honor
-        chows), no kong payments, fire, piao or dealer doubling (all zero)."""
-        cdef int i
-        m = p["multipliers"]
-        self.cfg.game = _eval.GAME_ANHUA
-        self.cfg.n_tiles = 108
-        self.cfg.ev.game = _eval.GAME_ANHUA
-        self.cfg.ev.pair_258 = p["pair_258"]
-        self.cfg.ev.hard_if_natural = p["hard_if_natural"]
-        self.cfg.ev.discard_wilds = ("none", "dan_wang_face_value", "face_value").index(p["discard_win_wilds"])
-        self.cfg.ev.score_cap = p["score_cap"]
-        self.cfg.ev.m_hard = m["yingzhuang"]
-        self.cfg.ev.m_soft = m["pinghu"]
-        for i in range(1, 6):
-            self.cfg.ev.m_cat[i] = m[CATEGORY_NAMES[i]]
-        self.cfg.ev.m_qingyise = m["qingyise"]
-        self.cfg.ev.m_xiaoqidui = m["xiaoqidui"]
-        for i in range(1, 4):
-            self.cfg.ev.m_ctx[i] = m[CONTEXT_NAMES[i]]
-        self.cfg.fire_min_hands = 1
-        self.cfg.kong_pay_on_draw = 1
-        for name in p["instant_win_categories"]:
-            self.cfg.instant_mask |= 1 << CATEGORY_NAMES.index(name)
-        self.cfg.instant_score = p["instant_win_score"]
-        self.cfg.kong_min_wall = p["kong_min_wall"]
-        self.cfg.buzhang_tiles = p["buzhang_tiles"]
-        self.cfg.birds = p["birds"]
-        self.cfg.score_cap = p["score_cap"]
-
-    def play(self, unsigned long long seed, unsigned long long hand_index, int dealer,
-             bint log, wall=None, int dice=0, fire_hands=(0, 0, 0, 0)):
-        """One hand -> dict of plain Python values (game.py makes it readable).
-
-        `tiles` is every tile list of the record in compact notation ("123m45p"), each
-        followed by "|": sorted, the four opening hands, the four concealed hands, the four
-        pools and the tiles left in the wall; the 補章 tiles set aside in the order taken;
-        then the melds of seat 0, 1, 2, 3 (each sorted; `meld_kinds` has their MELD_* per
-        seat).  Written here they cost a few thousand instructions per hand; formatting the
-        lists in Python cost tens of thousands."""
-        cdef HandState st
-        cdef Session session
-        cdef Event events[MAX_EVENTS]
-        cdef uint8_t scripted[MAX_WALL]
-        cdef uint8_t lists[MAX_WALL + 4 * 14 + 32]     # and 30 separators
-        cdef char text[2 * (MAX_WALL + 4 * 14 + 32)]
-        cdef const char* digits = b"1234567891234567891234567891234567"
-        cdef const char* suits = b"mmmmmmmmmpppppppppssssssssszzzzzzz"
-        cdef uint8_t counts[13][34]
-        cdef const uint8_t* script = NULL
-        cdef Py_ssize_t n = 0, n_text = 0
-        cdef int i, j, s, k, t
-        cdef SeatState* p
-        cdef const MeldRec* m
-        if wall is not None:
-            for i in range(self.cfg.n_tiles):
-                scripted[i] = wall[i]
-            script = scripted
-        session.dealer = dealer
-        for s in range(4):
-            session.fire_hands[s] = fire_hands[s]
-        with nogil:
-            play_hand(&st, &self.cfg, seed, hand_index, &session, script, dice,
-                      events if log else NULL)
-        self._raise_player_error()
-        # every tile of the game is in one place at the end, so beside the opening hands the
-        # lists hold at most MAX_WALL tiles (checked: a broken count must not overrun `lists`)
-        n = st.n_aside
-        for s in range(4):
-            p = &st.seat[s]
-            n += p.n_discards
-            for k in range(34):
-                n += p.hand[k]
-            for i in range(p.n_melds):
-                n += p.melds[i].n
-        for i in range(st.wall.n):
-            n += not st.wall.taken[i]
-        if n > MAX_WALL:
-            raise RuntimeError(f"{n} tiles in the hand's record, more than the game has")
-        n = 0
-        memset(counts, 0, sizeof(counts))
-        for s in range(4):
-            p = &st.seat[s]
-            for i in range(14 if s == st.dealer else 13):
-                counts[s][st.opening[s][i]] += 1
-            memcpy(counts[4 + s], p.hand, 34)
-            for i in range(p.n_discards):
-                counts[8 + s][p.discards[i]] += 1
-        for i in range(st.wall.n):
-            if not st.wall.taken[i]:
-                counts[12][st.wall.tiles[i]] += 1
-        for j in range(13):
-            for k in range(34):
-                if counts[j][k]:
-                    for t in range(counts[j][k]):
-                        lists[n] = k
-                        n += 1
-            lists[n] = 255
-            n += 1
-        memcpy(&lists[n], st.aside, st.n_aside)
-        n += st.n_aside
-        lists[n] = 255
-        n += 1
-        for s in range(4):
-            p = &st.seat[s]
-            for i in range(p.n_melds):
-                m = &p.melds[i]
-                for j in range(m.n):          # insertion sort of at most four tiles
-                    t = m.tiles[j]
-                    k = n + j
-                    while k > n and lists[k - 1] > t:
-                        lists[k] = lists[k - 1]
-                        k -= 1
-                    lists[k] = t
-                n += m.n
-                lists[n] = 255
-                n += 1
-        # tiles.format_tiles' compact notation of every list at once: a digit per tile, its
-        # suit letter where the next tile's suit differs (a list always ends in 255)
-        for i in range(n):
-            k = lists[i]
-            if k == 255:
-                text[n_text] = c'|'
-                n_text += 1
-                continue
-            text[n_text] = digits[k]
-            n_text += 1
-            t = lists[i + 1]
-            if t == 255 or suits[t] != suits[k]:
-                text[n_text] = suits[k]
-                n_text += 1
-        return dict(
-            dealer=st.dealer, dice=(st.dice[0], st.dice[1]),
-            opening=[[st.opening[s][i] for i in range(14 if s == st.dealer else 13)]
-                     for s in range(4)],
-            fire=[st.fire[s] for s in range(4)],
-            events=[(events[i].type, events[i].seat, events[i].tile, events[i].aux,
-                     events[i].value) for i in range(st.n_events)],
-            tiles=text[:n_text].decode("ascii"),
-            meld_kinds=[[st.seat[s].melds[i].kind for i in range(st.seat[s].n_melds)] for s in range(4)],
-            locked=[bool(st.seat[s].locked) for s in range(4)],
-            deltas=[st.deltas[s] for s in range(4)],
-            claims=[st.claims[s] for s in range(4)],
-            payments=[(st.pays[i].payer, st.pays[i].receiver, st.pays[i].amount,
-                       st.pays[i].reason, st.pays[i].pattern) for i in range(st.n_pays)],
-            turns=[st.wins[i].turn for i in range(st.n_winners)],
-            wins=[(st.wins[i].winner, st.wins[i].payer, st.wins[i].tile, st.wins[i].pattern,
-                   st.wins[i].props, st.wins[i].points, st.wins[i].received, st.wins[i].kind,
-                   st.wins[i].category, st.wins[i].birds_hit, bool(st.wins[i].hard),
-                   [(st.wins[i].paid_by[j], st.wins[i].paid[j], 1 << st.wins[i].paid_bird_exp[j])
-                    for j in range(st.wins[i].n_paid)])
-                  for i in range(st.n_winners)],
-            indicator=st.indicator,
-            wilds=() if st.wild_a < 0 else (st.wild_a, st.wild_b),
-            birds=[st.birds[i] for i in range(st.n_birds)],
-            buzhangs=st.buzhangs,
-            end=st.end, next_dealer=st.next_dealer, draws=st.draws,
-            kongs=[st.kongs[i] for i in range(3)],
-        )
-
-    def first_dealer(self, unsigned long long seed, unsigned long long first_hand):
-        """The first dealer of the session that starts at hand index `first_hand`."""
-        cdef Session session
-        start_session(&session, &self.cfg, seed, first_hand)
-        return session.dealer
-
-    def _raise_player_error(self):
-        errors = self.py_context[1]
-        if errors:
-            exc = errors[0]
-            errors.clear()
-            raise exc
-
-    def _useful_tiles(self, counts, pungs=(), int indicator=-1):
-        """Test shim: (filtered, every kind tried) useful-tile counts of a 3n+1 hand with
-        the given pungs declared and nothing seen (Anhua: wilds of `indicator`)."""
-        cdef HandState st
-        cdef SeatState* p
-        cdef int k, sh
-        memset(&st, 0, sizeof(HandState))
-        st.cfg = &self.cfg
-        st.indicator = indicator
-        _eval.wild_kinds(indicator, &st.wild_a, &st.wild_b)
-        if indicator >= 0:
-            st.seen[indicator] += 1     # the turned-up tile, as in a hand
-        p = &st.seat[0]
-        for k in range(34):
-            p.hand[k] = counts[k]
-        for k in pungs:
-            add_meld(p, MELD_PUNG, k, k, k, -1, 1)
-            st.seen[k] += 3
-        sh = hand_shanten(&st, p.hand, &p.mi)
-        return (useful_tiles(&st, p, p.hand, &p.mi, sh),
-                useful_tiles_all(&st, p, p.hand, &p.mi, sh))
-
-    def simulate(self, unsigned long long seed, unsigned long long start, Py_ssize_t count,
-                 int session_hands, bint payments=False):
-        """Hands [start, start+count) in nogil loops -> (hands, wins[, payments]) dicts of
-        numpy arrays.
-
-        Sessions are blocks of `session_hands` consecutive hand indices: each starts with
-        its first dealer (start_session) and nobody on fire, then carries the dealer and
-        fire on.  `start`
-        must begin a session (the runner's chunks never split one).  With `payments` the
-        hand's payment records are collected too (the buffer grows between nogil blocks).
-        """
-        cdef HandState st
-        cdef Session session
-        cdef Py_ssize_t h = 0, n_wins = 0, n_pay = 0, cap = 0
-        cdef int s, i
-        hands = dict(
-            hand_index=np.arange(start, start + count, dtype=np.int64),
-            session=np.arange(start, start + count, dtype=np.int64) // session_hands,
-            hand_in_session=(np.arange(start, start + count, dtype=np.int64) % session_hands).astype(np.int32),
-            dealer=np.zeros(count, np.int8), dice=np.zeros(count, np.int8),
-            wild_indicator=np.full(count, -1, np.int8),
-            end=np.zeros(count, np.uint8), draws=np.zeros(count, np.int16),
-            wall_left=np.zeros(count, np.int16), n_winners=np.zeros(count, np.int8),
-            kongs_exposed=np.zeros(count, np.int8), kongs_added=np.zeros(count, np.int8),
-            kongs_concealed=np.zeros(count, np.int8),
-            deltas=np.zeros((count, 4), np.int64), fire=np.zeros((count, 4), np.int8),
-            claims=np.zeros((count, 4), np.int16),
-        )
-        wins = dict(
-            hand_index=np.zeros(count * MAX_WINNERS, np.int64),
-            winner=np.zeros(count * MAX_WINNERS, np.int8),
-            discarder=np.zeros(count * MAX_WINNERS, np.int8),
-            win_kind=np.zeros(count * MAX_WINNERS, np.uint8),
-            pattern=np.zeros(count * MAX_WINNERS, np.int8),
-            props=np.zeros(count * MAX_WINNERS, np.uint32),
-            category=np.zeros(count * MAX_WINNERS, np.int8),
-            points=np.zeros(count * MAX_WINNERS, np.int32),
-            birds_hit=np.zeros(count * MAX_WINNERS, np.int8),
-            received=np.zeros(count * MAX_WINNERS, np.int64),
-            turn=np.zeros(count * MAX_WINNERS, np.int16),
-        )
-        pays = _pay_arrays(0)
-        cdef int8_t[::1] h_dealer = hands["dealer"], h_dice = hands["dice"]
-        cdef int8_t[::1] h_wild = hands["wild_indicator"]
-        cdef uint8_t[::1] h_end = hands["end"]
-        cdef int16_t[::1] h_draws = hands["draws"], h_left = hands["wall_left"]
-        cdef int8_t[::1] h_nw = hands["n_winners"], h_ke = hands["kongs_exposed"]
-        cdef int8_t[::1] h_ka = hands["kongs_added"], h_kc = hands["kongs_concealed"]
-        cdef int64_t[:, ::1] h_deltas = hands["deltas"]
-        cdef int8_t[:, ::1] h_fire = hands["fire"]
-        cdef int16_t[:, ::1] h_claims = hands["claims"]
-        cdef int64_t[::1] w_hand = wins["hand_index"]
-        cdef int8_t[::1] w_winner = wins["winner"], w_disc = wins["discarder"]
-        cdef uint8_t[::1] w_kind = wins["win_kind"]
-        cdef int8_t[::1] w_pattern = wins["pattern"], w_cat = wins["category"]
-        cdef int8_t[::1] w_birds = wins["birds_hit"]
-        cdef uint32_t[::1] w_props = wins["props"]
-        cdef int32_t[::1] w_points = wins["points"]
-        cdef int64_t[::1] w_received = wins["received"]
-        cdef int16_t[::1] w_turn = wins["turn"]
-        cdef int64_t[::1] p_hand, p_amount
-        cdef int8_t[::1] p_payer, p_receiver, p_reason
-        cdef int16_t[::1] p_pattern
-        cdef const WinRec* w
-        cdef const PayRec* r
-        while True:
-            if payments:
-                # room for at least a quarter of the remaining hands' worst case
-                cap = max(2 * cap, n_pay + MAX_PAYMENTS * (1 + (count - h) // 64), 16)
-                pays = {k: np.concatenate([v[:n_pay], np.zeros(cap - n_pay, v.dtype)])
-                        for k, v in pays.items()}
-                p_hand, p_amount = pays["hand_index"], pays["amount"]
-                p_payer, p_receiver = pays["payer"], pays["receiver"]
-                p_reason, p_pattern = pays["reason"], pays["pattern"]
-            with nogil:
-                while h < count:
-                    if payments and n_pay + MAX_PAYMENTS > cap:
-                        break
-                    if (start + h) % session_hands == 0:
-                        start_session(&session, &self.cfg, seed, start + h)
-                    play_hand(&st, &self.cfg, seed, start + h, &session, NULL, 0, NULL)
-                    h_dealer[h] = st.dealer
-                    h_dice[h] = st.dice[0] + st.dice[1]
-                    h_wild[h] = st.indicator
-                    h_end[h] = st.n_winners > 0
-                    h_draws[h] = st.live_draws
-                    h_left[h] = live_left(&st.wall)
-                    h_nw[h] = st.n_winners
-                    h_ka[h] = st.kongs[KONG_ADDED]
-                    h_ke[h] = st.kongs[KONG_EXPOSED]
-                    h_kc[h] = st.kongs[KONG_CONCEALED]
-                    for s in range(4):
-                        h_deltas[h, s] = st.deltas[s]
-                        h_fire[h, s] = st.fire[s]
-                        h_claims[h, s] = st.claims[s]
-                    for i in range(st.n_winners):
-                        w = &st.wins[i]
-                        w_hand[n_wins] = start + h
-                        w_winner[n_wins] = w.winner
-                        w_disc[n_wins] = w.payer if w.kind == WIN_DISCARD or w.kind == WIN_ROB_KONG or w.kind == WIN_GANGSHANGPAO else -1
-                        w_kind[n_wins] = w.kind
-                        w_pattern[n_wins] = w.pattern
-                        w_props[n_wins] = w.props
-                        w_cat[n_wins] = w.category
-                        w_points[n_wins] = w.points
-                        w_birds[n_wins] = w.birds_hit
-                        w_received[n_wins] = w.received
-                        w_turn[n_wins] = w.turn
-                        n_wins += 1
-                    if payments:
-                        for i in range(st.n_pays):
-                            r = &st.pays[i]
-                            p_hand[n_pay] = start + h
-                            p_payer[n_pay] = r.payer
-                            p_receiver[n_pay] = r.receiver
-                            p_amount[n_pay] = r.amount
-                            p_reason[n_pay] = r.reason
-                            p_pattern[n_pay] = r.pattern
-                            n_pay += 1
-                    next_session_state(&st, &self.cfg, &session)
-                    h += 1
-                    if st.aborted:
-                        h = count
-            if h >= count:
-                break
-        self._raise_player_error()
-        wins = {k: v[:n_wins] for k, v in wins.items()}
-        if payments:
-            return hands, wins, {k: v[:n_pay] for k, v in pays.items()}
-        return hands, wins
-
-
-include "_game_probes.pxi"
-
-
-def _pay_arrays(Py_ssize_t n):
-    return dict(hand_index=np.zeros(n, np.int64), payer=np.zeros(n, np.int8),
-                receiver=np.zeros(n, np.int8), amount=np.zeros(n, np.int64),
-                reason=np.zeros(n, np.int8), pattern=np.zeros(n, np.int16))

@@ -28,14 +28,14 @@ seed gives the same decisions.  No state outlives a call.
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy
 
-from mjsim cimport _eval
-from mjsim._game cimport (HandState, SeatState, GameConfig, play_on, PLAYER_EV, PLAYER_GREEDY,
+from mjsim.core cimport _eval
+from mjsim.core._state cimport (HandState, SeatState, GameConfig, PLAYER_EV, PLAYER_GREEDY,
                           ACT_DISCARD, SRC_DRAW, N_SEATS)
-from mjsim._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
-from mjsim._ev cimport ev_turn
-from mjsim._hand cimport hand_shanten, is_anhua
-from mjsim._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
-from mjsim._wall cimport MAX_WALL
+from mjsim.core._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
+from mjsim.players._ev cimport ev_turn
+from mjsim.core._hand cimport hand_shanten, is_anhua
+from mjsim.core._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
+from mjsim.core._wall cimport MAX_WALL
 
 
 # The opponent model's readiness: share of seats at shanten 0, 1, 2, 3, 4+ by melds shown
@@ -233,7 +233,7 @@ cdef double _rollout(const HandState* sample, const GameConfig* rcfg, int s, int
     """Seat s's net points from here to the end of the hand after `action` on `tile`."""
     memcpy(work, sample, sizeof(HandState))
     work.cfg = rcfg
-    play_on(work, s, SRC_DRAW, -1, action, tile)
+    work.play_on(work, s, SRC_DRAW, -1, action, tile)
     return <double>(work.deltas[s] - sample.deltas[s])
 
 

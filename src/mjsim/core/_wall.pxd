@@ -1,7 +1,7 @@
 # The wall: shuffle, dice and dealing (RULES §1), live draws from the head and
 # replacement draws from the tail.
 from libc.stdint cimport uint8_t
-from mjsim._rng cimport Rng
+from mjsim.core._rng cimport Rng
 
 cdef enum:
     WALL_TABLE = 0          # ring of stacks of two, dice choose where drawing starts

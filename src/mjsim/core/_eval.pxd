@@ -1,6 +1,6 @@
 # Hand evaluation for both rule sets: win detection, pattern and score, shanten, waits.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, int8_t, uint64_t
-from mjsim._tables cimport Tables, MaskEntry
+from mjsim.core._tables cimport Tables, MaskEntry
 
 cdef enum:
     GAME_WANZAI = 0

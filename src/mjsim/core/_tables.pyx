@@ -19,10 +19,9 @@ from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, uint64_t
 
-cdef extern from "_masks.h":
-    int mjsim_plus_eq15(const uint8_t* a, const uint8_t* b, int delta) noexcept nogil
+from mjsim.core._masks cimport mjsim_plus_eq15
 
-from mjsim._bits cimport mjsim_ctz64
+from mjsim.core._bits cimport mjsim_ctz64
 
 cdef enum:
     MAX_SHAPES = 64

@@ -2,7 +2,7 @@
 # less the danger of each discard).  The hand loop calls these three functions for a seat
 # whose player is PLAYER_EV; the seat's numbers are GameConfig.player_opts[seat], laid out
 # as below and filled by mjsim.evplayer.
-from mjsim._game cimport HandState, Call
+from mjsim.core._state cimport HandState, Call
 
 cdef enum:
     OPT_FOLD = 0            # weight of the danger term (0: never defends)

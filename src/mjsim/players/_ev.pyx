@@ -33,14 +33,14 @@ from libc.stdint cimport uint8_t, int8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.math cimport exp, log1p, pow
 
-from mjsim cimport _eval
-from mjsim._eval cimport MeldInfo
-from mjsim._tables cimport Tables, tables, suit_index, honor_index, INF, MAX_MELDS
-from mjsim._wall cimport live_left
-from mjsim._game cimport (HandState, SeatState, GameConfig, Call, CALL_KONG, CALL_CHOW,
+from mjsim.core cimport _eval
+from mjsim.core._eval cimport MeldInfo
+from mjsim.core._tables cimport Tables, tables, suit_index, honor_index, INF, MAX_MELDS
+from mjsim.core._wall cimport live_left
+from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, CALL_KONG, CALL_CHOW,
                           ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
                           KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT)
-from mjsim._hand cimport (available, hand_shanten, is_anhua,
+from mjsim.core._hand cimport (available, hand_shanten, is_anhua,
                           meld_after_call, meld_after_own_kong, take_call_tiles)
 
 cdef enum:

@@ -9,10 +9,10 @@
 # (seat_verify) and every answer against _eval, so a change that bypassed seat_change, or a
 # wrong shortcut, fails loudly.
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
-from mjsim cimport _eval
-from mjsim._bits cimport mjsim_pop64
-from mjsim._tables cimport Tables, suit_index, honor_index, INF, need_of_rows
-from mjsim._game cimport HandState, SeatState
+from mjsim.core cimport _eval
+from mjsim.core._bits cimport mjsim_pop64
+from mjsim.core._tables cimport Tables, suit_index, honor_index, INF, need_of_rows
+from mjsim.core._state cimport HandState, SeatState
 
 cdef extern from "_seat.h":
     enum: MJSIM_CHECK_SEATS

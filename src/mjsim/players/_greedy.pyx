@@ -4,37 +4,19 @@ the most unseen useful tiles.  The hand loop (_game.pyx) calls greedy_turn and g
 for a seat whose player is one of them; the random player is a few lines in the loop and
 ev has its own module (_ev.pyx)."""
 from libc.stdint cimport uint8_t, int8_t, uint64_t
-from mjsim._bits cimport mjsim_ctz64, mjsim_msb64
+from mjsim.core._bits cimport mjsim_ctz64, mjsim_msb64
 
-cdef extern from *:
-    """
-    /* debug builds (MJSIM_DEBUG) check the shortcuts below against the evaluator */
-    #include <stdio.h>
-    #include <stdlib.h>
-    #ifdef MJSIM_DEBUG
-    #define MJSIM_CHECK_GREEDY 1
-    #else
-    #define MJSIM_CHECK_GREEDY 0
-    #endif
-    static void mjsim_greedy_fail(const char* what, int seat) {
-        fprintf(stderr, "mjsim: greedy shortcut disagrees with _eval (%s), seat %d\\n", what, seat);
-        abort();
-    }
-    """
+cdef extern from "_greedy_checks.h":
     enum: MJSIM_CHECK_GREEDY
     void mjsim_greedy_fail(const char* what, int seat) noexcept nogil
 
-cdef extern from "_masks.h":
-    uint64_t mjsim_held_mask(const uint8_t* hand) noexcept nogil
-    void mjsim_unseen_planes(const uint8_t* hand, const uint8_t* hidden, const uint8_t* seen,
-                             uint64_t* planes) noexcept nogil
-    int mjsim_planes_count(uint64_t m, const uint64_t* planes) noexcept nogil
+from mjsim.core._masks cimport mjsim_held_mask, mjsim_unseen_planes, mjsim_planes_count
 
-from mjsim cimport _eval
-from mjsim._eval cimport MeldInfo
-from mjsim._game cimport (HandState, SeatState, Call, CALL_KONG, ACT_DISCARD, ACT_CONCEALED_KONG,
+from mjsim.core cimport _eval
+from mjsim.core._eval cimport MeldInfo
+from mjsim.core._state cimport (HandState, SeatState, Call, CALL_KONG, ACT_DISCARD, ACT_CONCEALED_KONG,
                           KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED, PLAYER_GREEDY_V1, PLAYER_PYTHON)
-from mjsim._hand cimport (available, hand_shanten, is_anhua, is_wild, meld_after_call,
+from mjsim.core._hand cimport (available, hand_shanten, is_anhua, is_wild, meld_after_call,
                           meld_after_own_kong, take_call_tiles)
 
 

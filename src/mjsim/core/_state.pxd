@@ -1,11 +1,12 @@
-# The hand loop for Wanzai (RULES §1, §2) and Anhua (§1, §3): state, configuration, events
-# and results.  GameConfig.game selects the rule set; the loop is shared.
+# The state of a hand, shared by the loop (_loop.pyx), the settlement (_settle.pyx) and the
+# players (mjsim/players): configuration, seats, events and results, for Wanzai (RULES §1,
+# §2) and Anhua (§1, §3).  Nothing here depends on a player's code.
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
-from mjsim cimport _eval
-from mjsim._eval cimport EvalConfig, MeldInfo
-from mjsim._rng cimport Rng
-from mjsim._wall cimport Wall
-from mjsim._tables cimport Tables
+from mjsim.core cimport _eval
+from mjsim.core._eval cimport EvalConfig, MeldInfo
+from mjsim.core._rng cimport Rng
+from mjsim.core._wall cimport Wall
+from mjsim.core._tables cimport Tables
 
 cdef enum:
     N_SEATS = 4
@@ -16,7 +17,8 @@ cdef enum:
     MAX_BUZHANG = 6
     MAX_PAYMENTS = 128              # 16 kongs x 3 payments, their refunds, 3 wins x 3 payments
 
-# Built-in players (C functions chosen per seat by code); PLAYERS in _game.pyx names them.
+# Built-in players (C functions chosen per seat by code; players/_api.pxd dispatches on it,
+# mjsim.vocab.PLAYERS names them).
 cdef enum:
     PLAYER_RANDOM = 0
     PLAYER_GREEDY = 1
@@ -163,6 +165,13 @@ ctypedef struct GameConfig:
     int buzhang_tiles
     int birds
     int score_cap                   # also applied after the bird factor
+    # What the loop does differently for a rule set, as features: the rule set's
+    # native_config sets them, and the loop never asks which game it plays.
+    int wilds                       # an indicator is turned up after the deal (RULES §3.1), and
+                                    # §3.3's wild rules decide discard and robbed-kong wins
+    int kong_needs_tenpai           # a kong only tenpai before and after it (RULES §3.4)
+    int kong_payments               # kongs are paid at once (RULES §2.4)
+    int settle_after_birds          # wins are paid after the birds are drawn (RULES §3.5)
     void* py_context                # (players, errors) Python tuple when a seat is PLAYER_PYTHON
 
 ctypedef struct MeldRec:
@@ -256,21 +265,14 @@ ctypedef struct HandState:
     uint64_t seed                   # the hand's master seed and index (setup_hand): a player
     uint64_t hand_index             #   that samples derives its own streams from them
     PayRec pays[MAX_PAYMENTS]       # every payment of the hand, in order
+    # _loop.play_on, set by setup_hand: a player that searches continues copies of the hand
+    # through it, so the players need not cimport the loop (which cimports them)
+    void (*play_on)(HandState* st, int s, int source, int drawn, int action, int tile) noexcept nogil
 
 # Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).
 ctypedef struct Session:
     int dealer
     int fire_hands[4]               # consecutive hands each seat has been on fire (0 = off)
-
-cdef void play_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64_t hand_index,
-                    const Session* session, const uint8_t* scripted_wall, int scripted_dice,
-                    Event* events) noexcept nogil
-cdef void play_on(HandState* st, int s, int source, int drawn, int action,
-                  int tile) noexcept nogil
-cdef void start_session(Session* session, const GameConfig* cfg, uint64_t seed,
-                        uint64_t first_hand) noexcept nogil
-cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil
-
 
 # Small helpers the loop and the settlement (_settle.pyx) share.
 cdef inline void log_event(HandState* st, int type, int seat, int tile, int aux,
@@ -285,7 +287,3 @@ cdef inline void log_event(HandState* st, int type, int seat, int tile, int aux,
     e.aux = aux
     e.value = value
     st.n_events += 1
-
-
-cdef inline bint is_anhua(const HandState* st) noexcept nogil:
-    return st.cfg.game == _eval.GAME_ANHUA

@@ -1,10 +1,21 @@
-# Included by _game.pyx (one module with the hand loop): the bridge to Python players.
-#
-# A seat whose player is a Python object (mjsim.players.Player) is asked each decision
-# through the GIL.  The object sees a TableView of the live hand; `view.builtin(name)`
-# answers the pending question exactly as the native player `name` would (same RNG use),
-# so a Python wrapper of a built-in plays the identical hand.  An exception inside the
-# player stops the hand and is re-raised by NativeGame.
+# cython: language_level=3
+"""The bridge to Python players.
+
+A seat whose player is a Python object (mjsim.players.Player) is asked each decision
+through the GIL.  The object sees a TableView of the live hand; `view.builtin(name)`
+answers the pending question exactly as the native player `name` would (same RNG use),
+so a Python wrapper of a built-in plays the identical hand.  An exception inside the
+player stops the hand and is re-raised by NativeGame.
+"""
+from libc.string cimport memset, memcpy
+
+from mjsim.core._state cimport (HandState, GameConfig, Call, CALL_CHOW, SRC_DRAW, PLAYER_PYTHON)
+from mjsim.core._rng cimport Rng
+from mjsim.core._hand cimport hand_shanten
+from mjsim.players._builtin cimport builtin_turn, builtin_call, builtin_takes_win
+from mjsim.players._search cimport sample_hidden, decision_rng
+from mjsim.core._wall cimport live_left
+from mjsim.vocab import PLAYERS, WIN_KIND_NAMES, TURN_NAMES, CALL_NAMES, MELD_NAMES
 
 cdef enum:
     ASK_TURN = 0
@@ -164,7 +175,7 @@ cdef class TableView:
                 cfg.players[q] = PLAYERS.index(name)
         copy.cfg = &cfg
         copy.events = NULL
-        play_on(&copy, self.seat, SRC_DRAW, -1, TURN_NAMES.index(choice[0]), choice[1])
+        copy.play_on(&copy, self.seat, SRC_DRAW, -1, TURN_NAMES.index(choice[0]), choice[1])
         return ([copy.deltas[q] for q in range(4)], copy.end,
                 [copy.wins[q].winner for q in range(copy.n_winners)], _tile_counts(&copy))
 
@@ -193,10 +204,6 @@ cdef list _tile_counts(const HandState* st):
     for i in range(st.n_birds):
         counts[st.birds[i]] += 1
     return [counts[k] for k in range(34)]
-
-
-TURN_NAMES = ("discard", "concealed_kong", "added_kong")
-CALL_NAMES = ("pung", "kong", "chow")
 
 
 cdef TableView _view(HandState* st, int s, int ask):

@@ -1,7 +1,7 @@
 # The greedy players; the hand loop calls greedy_turn / greedy_call (see _greedy.pyx).
 from libc.stdint cimport uint8_t
-from mjsim._eval cimport MeldInfo
-from mjsim._game cimport HandState, SeatState, Call
+from mjsim.core._eval cimport MeldInfo
+from mjsim.core._state cimport HandState, SeatState, Call
 
 cdef int greedy_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
                      const int* types, int drawn, int* tile) noexcept nogil

@@ -3,8 +3,8 @@
 # (_ev.pxd, 0..63: search plays as ev wherever it does not search) and, from 64, these,
 # filled by mjsim.searchplayer.
 from libc.stdint cimport uint64_t
-from mjsim._game cimport HandState, GameConfig
-from mjsim._rng cimport Rng
+from mjsim.core._state cimport HandState, GameConfig
+from mjsim.core._rng cimport Rng
 
 cdef enum:
     OPT_S_SAMPLES = 64      # samples of the hidden tiles per searched decision (0: play as ev)

@@ -1,0 +1,1 @@
+"""Rule sets: Rules and its registry, and per rule set its translation to the native core."""
