@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "mjsim"
+import mjsim.core
+
+SRC = Path(mjsim.core.__file__).resolve().parent / "include"
 CHECK = Path(__file__).parent / "c" / "masks_check.c"
 
 

@@ -121,7 +121,7 @@ cdef int fill_game_config(GameConfig* c, dict d) except -1:
         c.kong_values[i] = <int>v
     c.instant_mask = _int(d, "instant_mask", f, 0, 63)
     c.instant_score = _int(d, "instant_score", f, 0, _INT_MAX)
-    c.kong_min_wall = _int(d, "kong_min_wall", f, 0, 136)
+    c.kong_min_wall = _int(d, "kong_min_wall", f, 0, _INT_MAX)
     c.buzhang_tiles = _int(d, "buzhang_tiles", f, 0, 6)
     c.birds = _int(d, "birds", f, 0, 10)
     c.score_cap = _int(d, "score_cap", f, 0, _INT_MAX)
