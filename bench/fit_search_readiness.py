@@ -7,7 +7,7 @@ A Python seat plays as the built-in (view.builtin, so the hands are the built-in
 at each of its turns records (melds, discards, shanten) of the three other seats (a fit
 shim reads the hidden hands).  Prints, per (melds 0..4, discard bucket), the share of
 observations at shanten 0, 1, 2, 3, 4+ (Laplace-smoothed counts, so no cell is zero), as
-the C table _search.pyx's READY_<GAME> holds.
+the C table mjsim_ready_<game> of core/include/_search_ready.h (the search player's READY_<GAME>).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ with their plain-C statements and with numpy on every kind of row, for 27 and 34
 import numpy as np
 import pytest
 
-from mjsim.core import _eval
+from mjsim.core import _eval, _testing
 
 
 def _rows():
@@ -26,16 +26,16 @@ def _rows():
 def test_simd_plain_and_numpy_agree(n):
     rows = _rows()
     want = [(int((r[:n] // 2).sum()), int(r[:n].sum()), int((r % 2).any()), int((r > 1).any())) for r in rows]
-    assert _eval._pairs_total_view(rows.tobytes(), n, False) == want
-    assert _eval._pairs_total_view(rows.tobytes(), n, True) == want
+    assert _testing._pairs_total_view(rows.tobytes(), n, False) == want
+    assert _testing._pairs_total_view(rows.tobytes(), n, True) == want
 
 
 def test_view_refuses_what_the_helpers_do_not_take():
     with pytest.raises(ValueError):
-        _eval._pairs_total_view(bytes(34), 30, True)
+        _testing._pairs_total_view(bytes(34), 30, True)
     with pytest.raises(ValueError):
-        _eval._pairs_total_view(bytes([5] * 34), 34, True)
+        _testing._pairs_total_view(bytes([5] * 34), 34, True)
     with pytest.raises(ValueError):
-        _eval._pairs_total_view(bytes(33), 34, True)
+        _testing._pairs_total_view(bytes(33), 34, True)
     assert isinstance(_eval.PAIRS_SIMD, bool)
 

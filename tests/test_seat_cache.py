@@ -103,8 +103,6 @@ def test_the_tables_facts_byte_states_each_groups_facts():
     """The facts byte the seat cache reads per group (_tables.pxd): exactly melds, melds and
     a pair, melds and a 2/5/8 pair (suits), a group of distinct kinds 十三爛 can use whole,
     not empty -- against a plain search on random groups."""
-    from mjsim.core import _tables
-
     rng = random.Random(31)
     for _ in range(3000):
         suit = rng.random() < 0.7
@@ -115,7 +113,7 @@ def test_the_tables_facts_byte_states_each_groups_facts():
             if counts[k] < 4:
                 counts[k] += 1
         n = sum(counts)
-        facts, need = _tables.entry_facts(suit, counts)
+        facts, need = _testing.entry_facts(suit, counts)
         assert bool(facts & 1) == (need[0] == 0)
         assert bool(facts & 2) == (need[1] == 0)
         assert bool(facts & 4) == (need[2] == 0)

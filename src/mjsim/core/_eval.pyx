@@ -457,31 +457,5 @@ cdef int waits(const EvalConfig* cfg, uint8_t* c, const MeldInfo* mi, int indica
 include "_eval_scans.pxi"
 
 
-def _pairs_total_view(bytes counts, int n, bint simd):
-    """Test view of the count helpers on rows of 34 counts (0..4) packed in `counts`:
-    [(pairs, tiles, some count odd, some count above 1)] of each row (pairs and tiles over
-    the first n kinds, n = 27 or 34; the shape over all 34), from the SSE2 helpers (simd)
-    or their plain-C statements.  Bytes, not a memoryview: a memoryview argument would pull
-    Cython's memoryview code into this module and crowd gcc's inlining budget."""
-    cdef const uint8_t* c = counts
-    cdef Py_ssize_t i, k
-    cdef int p, t, shape
-    if len(counts) % N_KINDS or n not in (N_SUITED, N_KINDS):
-        raise ValueError("counts must hold rows of 34 and n be 27 or 34")
-    for k in range(len(counts)):
-        if c[k] > 4:
-            raise ValueError(f"row {k // N_KINDS}: counts are 0..4")
-    out = []
-    for i in range(len(counts) // N_KINDS):
-        if simd:
-            mjsim_pairs_total(c + i * N_KINDS, n, &p, &t)
-            shape = mjsim_count_shape(c + i * N_KINDS)
-        else:
-            mjsim_pairs_total_plain(c + i * N_KINDS, n, &p, &t)
-            shape = mjsim_count_shape_plain(c + i * N_KINDS)
-        out.append((p, t, shape & 1, shape >> 1))
-    return out
-
-
-PAIRS_SIMD = bool(MJSIM_PAIRS_SIMD)
+PAIRS_SIMD = bool(MJSIM_PAIRS_SIMD)   # whether the SSE2 count helpers are compiled in
 

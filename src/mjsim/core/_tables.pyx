@@ -378,17 +378,6 @@ cdef list _arrays():
     return out
 
 
-def entry_facts(bint suit, counts):
-    """Test shim: (facts byte, need row) of the suit (9 counts) or honor (7 counts) entry."""
-    cdef const GroupTable* t = &_TABLES.suit if suit else &_TABLES.honor
-    cdef int32_t idx = 0, i
-    if len(counts) != (9 if suit else 7) or not all(0 <= c <= 4 for c in counts):
-        raise ValueError("a suit entry has 9 counts, an honor entry 7, each 0..4")
-    for i in range(len(counts) - 1, -1, -1):
-        idx = 5 * idx + counts[i]
-    return t.facts[idx], tuple(t.need[<size_t>idx * 4 + i] for i in range(4))
-
-
 def tables_checksum():
     """One number for the contents of every table (tests compare a cached load with a fresh
     build)."""

@@ -1,12 +1,12 @@
 # cython: language_level=3
 """Test shims that reach inside the native core (tests/test_seat_cache.py, the useful-tile
 tests of tests/test_game_*.py): one blank-state builder, then each probe."""
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, uint64_t
 from libc.string cimport memset
 
 from mjsim.core cimport _eval
 from mjsim.core._state cimport HandState, SeatState, GameConfig, Call, CALL_CHOW, MELD_PUNG
-from mjsim.core._tables cimport tables
+from mjsim.core._tables cimport tables, GroupTable, N_KINDS, N_SUITED
 from mjsim.core._hand cimport hand_shanten
 from mjsim.core._seat cimport (seat_deal, seat_change, seat_n_held, seat_may_win, seat_may_chow,
                                seat_complete_with, MJSIM_CHECK_SEATS, mjsim_select64,
@@ -14,6 +14,13 @@ from mjsim.core._seat cimport (seat_deal, seat_change, seat_n_held, seat_may_win
 from mjsim.core._loop cimport list_calls, add_meld
 from mjsim.core._game cimport NativeGame
 from mjsim.players._greedy cimport useful_tiles, useful_tiles_all
+
+
+cdef extern from "_pairs.h":
+    void mjsim_pairs_total(const uint8_t* c, int n, int* pairs, int* total) noexcept nogil
+    void mjsim_pairs_total_plain(const uint8_t* c, int n, int* pairs, int* total) noexcept nogil
+    int mjsim_count_shape(const uint8_t* c) noexcept nogil
+    int mjsim_count_shape_plain(const uint8_t* c) noexcept nogil
 
 
 cdef void blank_state(HandState* st, GameConfig* cfg, int game) noexcept:
@@ -111,3 +118,40 @@ def useful_tiles_probe(NativeGame game, counts, pungs=(), int indicator=-1):
     sh = hand_shanten(&st, p.hand, &p.mi)
     return (useful_tiles(&st, p, p.hand, &p.mi, sh),
             useful_tiles_all(&st, p, p.hand, &p.mi, sh))
+
+
+def _pairs_total_view(bytes counts, int n, bint simd):
+    """Test shim: a view of the count helpers on rows of 34 counts (0..4) packed in `counts`:
+    [(pairs, tiles, some count odd, some count above 1)] of each row (pairs and tiles over
+    the first n kinds, n = 27 or 34; the shape over all 34), from the SSE2 helpers (simd)
+    or their plain-C statements.  Bytes, not a memoryview: a memoryview argument would pull
+    Cython's memoryview code into this module and crowd gcc's inlining budget."""
+    cdef const uint8_t* c = counts
+    cdef Py_ssize_t i, k
+    cdef int p, t, shape
+    if len(counts) % N_KINDS or n not in (N_SUITED, N_KINDS):
+        raise ValueError("counts must hold rows of 34 and n be 27 or 34")
+    for k in range(len(counts)):
+        if c[k] > 4:
+            raise ValueError(f"row {k // N_KINDS}: counts are 0..4")
+    out = []
+    for i in range(len(counts) // N_KINDS):
+        if simd:
+            mjsim_pairs_total(c + i * N_KINDS, n, &p, &t)
+            shape = mjsim_count_shape(c + i * N_KINDS)
+        else:
+            mjsim_pairs_total_plain(c + i * N_KINDS, n, &p, &t)
+            shape = mjsim_count_shape_plain(c + i * N_KINDS)
+        out.append((p, t, shape & 1, shape >> 1))
+    return out
+
+
+def entry_facts(bint suit, counts):
+    """Test shim: (facts byte, need row) of the suit (9 counts) or honor (7 counts) entry."""
+    cdef const GroupTable* t = &tables().suit if suit else &tables().honor
+    cdef int32_t idx = 0, i
+    if len(counts) != (9 if suit else 7) or not all(0 <= c <= 4 for c in counts):
+        raise ValueError("a suit entry has 9 counts, an honor entry 7, each 0..4")
+    for i in range(len(counts) - 1, -1, -1):
+        idx = 5 * idx + counts[i]
+    return t.facts[idx], tuple(t.need[<size_t>idx * 4 + i] for i in range(4))
