@@ -219,6 +219,6 @@ def test_cache_lists_and_clears(tmp_path, monkeypatch, capsys):
 def test_cache_keeps_one_other_build():
     """A save keeps this build's file and the other flavour's (tests/test_table_cache.py
     checks the pruning itself)."""
-    from mjsim.core import _tables
+    from mjsim.core import table_cache
 
-    assert _tables._KEEP == 1
+    assert table_cache.KEEP == 1

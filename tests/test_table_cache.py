@@ -1,4 +1,4 @@
-"""The per-machine table cache (mjsim._tables): a process maps the tables a previous one
+"""The per-machine table cache (core/_tables.pyx builds, core/table_cache.py keeps the file): a process maps the tables a previous one
 saved, and gets exactly the tables (and so the hands) a fresh build gives; a damaged,
 truncated or foreign file is never used but rebuilt; caching off or an unwritable directory
 only costs the build.
@@ -99,7 +99,7 @@ def test_default_directory_follows_xdg_cache_home(tmp_path):
 
 
 def test_files_of_other_builds_are_pruned(tmp_path):
-    """Only the _KEEP (1: the other flavour's) most recently used files of other builds survive a save."""
+    """Only the table_cache.KEEP (1: the other flavour's) most recently used files of other builds survive a save."""
     for i in range(6):
         stale = tmp_path / f"tables-{i:016x}.bin"
         stale.write_bytes(b"old build")

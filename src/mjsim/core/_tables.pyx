@@ -8,12 +8,7 @@ holds (its *shape*); filling a meld costs 3 - len(shape) tiles and a pair 2 - le
 Recursing on the lowest kind present visits every decomposition once, so the tables are
 exact, and only count vectors of at most 14 tiles are filled (those are all a hand can hold).
 """
-import functools
-import hashlib
-import mmap
-import os
-import struct
-import tempfile
+from mjsim.core import table_cache
 
 from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcpy, memset
@@ -398,108 +393,34 @@ def _build():
 
 
 # ---------------------------------------------------------------- the per-machine cache
-# Every process (each spawned worker too) needs the same ~75 MiB of tables, which take
-# ~0.5 s to build.  The first process writes them to a file; later ones map it read-only,
-# so the pages are shared between processes and the build is paid once per machine.
-# The file name carries a hash of this compiled module: a rebuilt or edited builder (or
-# the other build flavour) never reads tables made by another one.
+# The file itself (where, header, layout, atomic write, pruning) is table_cache.py's; here
+# the arrays are written out and pointed into a mapped file.
 
-_MAGIC = b"MJSIMTBL"
-_FORMAT = 3
-# magic, format, pad, build key, checksum, then per group (suits, honors): entries, mask entries
-_HEADER = struct.Struct("<8sII32sQQQQQ")
-_ALIGN = 64
-_KEEP = 1            # cache files of other builds kept besides this build's: the other
-                     # flavour's (tests run the debug build, `mjsim` the release one)
 _MAP = None          # the mapped cache file, kept open while its pages back the tables
 SOURCE = None        # "built", "cache" or "built+saved": how this process got its tables
 
 
-@functools.lru_cache(maxsize=None)
-def _module_key() -> bytes:
-    """sha256 of this compiled module (read once per process)."""
-    with open(__file__, "rb") as f:
-        return hashlib.sha256(f.read()).digest()
-
-
 def cache_path():
-    """The cache file for this build, or None when caching is off (MJSIM_TABLE_CACHE=0).
-    The directory is $MJSIM_CACHE_DIR, else $XDG_CACHE_HOME/mjsim, else ~/.cache/mjsim."""
-    if os.environ.get("MJSIM_TABLE_CACHE", "1").strip().lower() in ("0", "no", "off", "false"):
-        return None
-    return os.path.join(cache_dir(), "tables-" + _module_key()[:8].hex() + ".bin")
+    """This build's cache file, or None when caching is off (table_cache.cache_path)."""
+    return table_cache.cache_path(__file__)
 
 
 def cache_dir():
-    """$MJSIM_CACHE_DIR, else $XDG_CACHE_HOME/mjsim, else ~/.cache/mjsim (`mjsim cache`)."""
-    root = os.environ.get("MJSIM_CACHE_DIR")
-    if not root:
-        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mjsim")
-    return root
-
-
-def _layout(sizes):
-    """Byte offset of each array in the file (each aligned to 64 bytes) and the file size."""
-    offsets = []
-    pos = -(-_HEADER.size // _ALIGN) * _ALIGN
-    for n in sizes:
-        offsets.append(pos)
-        pos += -(-n // _ALIGN) * _ALIGN
-    return offsets, pos
+    """The cache folder (table_cache.cache_dir)."""
+    return table_cache.cache_dir()
 
 
 def _save(path):
-    """Write the tables to `path` atomically (a temporary file renamed into place), so a
-    reader sees a whole file or none; any OS error leaves things as they were."""
+    """Write the tables to `path` (whole or not at all)."""
     cdef size_t addr, n
-    arrays = _arrays()
-    sizes = [n for _, n in arrays]
-    offsets, total = _layout(sizes)
-    h = tables_checksum()
-    header = _HEADER.pack(_MAGIC, _FORMAT, 0, _module_key(), h,
-                          _TABLES.suit.size, _n_masks(&_TABLES.suit),
-                          _TABLES.honor.size, _n_masks(&_TABLES.honor))
-    tmp = None
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tables-", dir=os.path.dirname(path))
-        with os.fdopen(fd, "wb") as f:
-            f.write(header)
-            for (addr, n), off in zip(arrays, offsets):
-                f.seek(off)
-                f.write(<const uint8_t[:n]><const uint8_t*>addr)
-            f.truncate(total)
-        os.replace(tmp, path)
-        tmp = None
-        _prune(path)
-        return True
-    except OSError:
-        return False
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-
-
-def _prune(path, keep=_KEEP):
-    """Each build of the extension has its own file, so a developer who rebuilds often would
-    pile them up: keep the `keep` most recently used besides `path`, delete the rest."""
-    folder = os.path.dirname(path)
-    others = []
-    for name in os.listdir(folder):
-        full = os.path.join(folder, name)
-        if name.startswith("tables-") and name.endswith(".bin") and full != path:
-            try:
-                others.append((os.path.getmtime(full), full))
-            except OSError:
-                pass
-    for _, full in sorted(others, reverse=True)[keep:]:
-        try:
-            os.unlink(full)
-        except OSError:
-            pass
+    arrays = []
+    for addr, n in _arrays():
+        arrays.append(<const uint8_t[:n]><const uint8_t*>addr)
+    header = table_cache.HEADER.pack(table_cache.MAGIC, table_cache.FORMAT, 0,
+                                     table_cache.build_key(__file__), tables_checksum(),
+                                     _TABLES.suit.size, _n_masks(&_TABLES.suit),
+                                     _TABLES.honor.size, _n_masks(&_TABLES.honor))
+    return table_cache.save(path, header, arrays)
 
 
 def _load(path):
@@ -510,20 +431,15 @@ def _load(path):
     cdef const uint8_t* base
     cdef GroupTable* t
     cdef GroupTable saved_suit = _TABLES.suit, saved_honor = _TABLES.honor
-    try:
-        with open(path, "rb") as f:
-            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
+    opened = table_cache.open_mapped(path)
+    if opened is None:
         return False
-    if len(mm) < _HEADER.size:
-        mm.close()
-        return False
-    magic, fmt, _, key, want, suit_size, suit_masks, honor_size, honor_masks = _HEADER.unpack_from(mm, 0)
-    if (magic != _MAGIC or fmt != _FORMAT or key != _module_key()
+    mm, (magic, fmt, _, key, want, suit_size, suit_masks, honor_size, honor_masks) = opened
+    if (magic != table_cache.MAGIC or fmt != table_cache.FORMAT or key != table_cache.build_key(__file__)
             or suit_size != SUIT_SIZE or honor_size != HONOR_SIZE):
         mm.close()
         return False
-    offsets, total = _layout(_group_sizes(suit_size, suit_masks) + _group_sizes(honor_size, honor_masks))
+    offsets, total = table_cache.layout(_group_sizes(suit_size, suit_masks) + _group_sizes(honor_size, honor_masks))
     if len(mm) != total:
         mm.close()
         return False
@@ -545,10 +461,7 @@ def _load(path):
         return False
     _point_group_facts()
     _MAP = mm
-    try:
-        os.utime(path)      # most recently used: _prune keeps it
-    except OSError:
-        pass
+    table_cache.touch(path)
     return True
 
 
