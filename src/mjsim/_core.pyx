@@ -131,7 +131,7 @@ def shanten_neighbours_hand(CoreConfig config, counts, melds, int indicator, int
 
 
 def mask_scan_hand(CoreConfig config, counts, melds, int indicator):
-    """Test view of the mask pass (issue 8) on a 3n+2 hand -> None when the pass leaves the
+    """Test view of the mask pass on a 3n+2 hand -> None when the pass leaves the
     hand to shanten_neighbours, else (shanten, [shanten after discarding each kind; 127 =
     not held], {k: sorted kinds whose draw then lowers the shanten, for each discard k the
     pass answers: a non-wild kind that keeps the shanten})."""

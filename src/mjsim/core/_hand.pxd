@@ -1,4 +1,4 @@
-# Small inline views of a seat's hand shared by the hand loop (_game.pyx) and the players
+# Small inline views of a seat's hand shared by the hand loop (_loop.pyx) and the players
 # (_ev.pyx): visible copies, shanten with the hand's wilds, wild categories, and what a
 # claim does to a hand.
 from libc.stdint cimport uint8_t

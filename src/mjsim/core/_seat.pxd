@@ -1,4 +1,4 @@
-# The hand loop's incremental per-seat state (issue 8): the SeatState fields gidx, gfacts,
+# The hand loop's incremental per-seat state: the SeatState fields gidx, gfacts,
 # held, n_held, odd and win_filter, kept in step with hand[] by the functions here,
 # so that a win check or a random discard reads a few words instead of rescanning 34 counts.
 #

@@ -1,5 +1,5 @@
 # Wins and payments of a hand (RULES §1 Units, §2.4-2.5, §3.2-3.5): the internal C API the
-# hand loop (_game.pyx) calls.  Every payment is recorded in HandState.pays.
+# hand loop (_loop.pyx) calls.  Every payment is recorded in HandState.pays.
 from libc.stdint cimport int64_t
 from mjsim.core._state cimport HandState, WinRec
 

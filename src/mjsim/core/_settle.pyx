@@ -4,7 +4,7 @@
 Every payment goes through `transfer`, which keeps the deltas, the hand's fixed-size
 payment list (`HandState.pays`) and the event log in step.  Amounts are 64-bit; rules.py
 refuses a rule set whose largest single payment would not fit 32 bits, so events (32-bit
-values) show every payment whole.  The hand loop (_game.pyx) decides who wins; this module
+values) show every payment whole.  The hand loop (_loop.pyx) decides who wins; this module
 scores the win and pays it: Wanzai at once (fire, dealer doubling, 飄), Anhua after the
 birds (`pay_wins_after_birds`).
 """

@@ -70,7 +70,7 @@ cdef enum:
     END_ROB_KONG = 3
     END_INSTANT = 4                 # Anhua special start 特殊平胡
 
-# how a single win was made (WIN_KINDS in game.py names them; the wins table's win_kind)
+# how a single win was made (vocab.WIN_KIND_NAMES names them; the wins table's win_kind)
 cdef enum:
     WIN_SELF_DRAW = 0
     WIN_DISCARD = 1

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The built-in greedy players (greedy, greedy_v1, greedy_pass_once): lowest shanten, then
-the most unseen useful tiles.  The hand loop (_game.pyx) calls greedy_turn and greedy_call
+the most unseen useful tiles.  The hand loop (core/_loop.pyx, through players/_api.pxd) calls greedy_turn and greedy_call
 for a seat whose player is one of them; the random player is a few lines in the loop and
 ev has its own module (_ev.pyx)."""
 from libc.stdint cimport uint8_t, int8_t, uint64_t

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The search player `search`: a Monte Carlo reference player (issue 19).
+"""The search player `search`: a Monte Carlo reference player.
 
 At a contested turn (an opponent shows enough melds, or this seat's hand is near ready) it
 samples the tiles it cannot see -- the other seats' concealed hands and the live wall --
