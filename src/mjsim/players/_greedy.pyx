@@ -1,8 +1,7 @@
 # cython: language_level=3
 """The built-in greedy players (greedy, greedy_v1, greedy_pass_once): lowest shanten, then
-the most unseen useful tiles.  The hand loop (core/_loop.pyx, through players/_api.pxd) calls greedy_turn and greedy_call
-for a seat whose player is one of them; the random player is a few lines in the loop and
-ev has its own module (_ev.pyx)."""
+the most unseen useful tiles.  The hand loop asks them through players/_api.pxd
+(greedy_turn, greedy_call); the random player is players/_random.pxd and ev is _ev.pyx."""
 from libc.stdint cimport uint8_t, int8_t, uint64_t
 from mjsim.core._bits cimport mjsim_ctz64, mjsim_msb64
 
