@@ -9,6 +9,7 @@ from mjsim.core import _testing
 from mjsim.rules import Rules
 from mjsim.players import Player
 from mjsim.tiles import kind_name, parse_tiles
+from pass_once import PassOnce
 
 FLAT = Rules.load("wanzai", wall_model="flat")
 GREEDY = ("greedy",) * 4
@@ -270,7 +271,7 @@ def test_fire_on_both_sides():
 # 漏胡: seat 1 waits on 3s/6s and passes the dealer's 3s; seat 3 pungs it and discards 6s
 # before seat 1 has discarded again.
 LOCK_HANDS = ["123m456m789m111p5p3s", "45s123p456p789p22m", None, "33s234p678p222z6s9m"]
-LOCK_PLAYERS = ("greedy", "greedy_pass_once", "greedy", "greedy")
+LOCK_PLAYERS = ("greedy", PassOnce(), "greedy", "greedy")
 
 
 @pytest.mark.parametrize("lock,wins", [("until_own_discard", False), ("none", True),
@@ -287,7 +288,7 @@ def test_pass_ron_lock_ends_with_the_seats_own_discard():
     """漏胡 lasts until the seat's own next discard, then it may win on discards again:
     seats that passed a discard win, then discarded, go on to win on a later discard."""
     rules = Rules.load("wanzai")
-    players = ("greedy_pass_once",) * 4
+    players = (PassOnce(),) * 4
     lifted = locked = 0
     for i in range(150):
         h = game.play(rules, seed=21, hand_index=i, players=players)
@@ -344,7 +345,7 @@ def tile_count(text):
     return Counter(parse_tiles(text)) if text else Counter()
 
 
-@pytest.mark.parametrize("players", [GREEDY, ("random",) * 4, ("greedy", "random", "greedy_pass_once", "random")])
+@pytest.mark.parametrize("players", [GREEDY, ("random",) * 4, ("greedy", "random", PassOnce(), "random")])
 def test_invariants_over_seeded_hands(players):
     rules = Rules.load("wanzai")
     n = 700
@@ -505,7 +506,7 @@ def test_chunk_must_start_a_session():
 from mjsim.players import Builtin, Player  # noqa: E402
 
 
-@pytest.mark.parametrize("names", [GREEDY, ("random",) * 4, ("greedy", "random", "greedy_pass_once", "random")])
+@pytest.mark.parametrize("names", [GREEDY, ("random",) * 4, ("greedy", "random", "greedy_v1", "random")])
 def test_builtin_players_through_the_python_protocol_play_identical_hands(names):
     rules = Rules.load("wanzai")
     native, nw = game.simulate_chunk(rules, names, seed=21, start=0, count=60)

@@ -52,8 +52,8 @@ def test_blind_note_for_value_changes_under_value_blind_players():
     a, b = _side(["greedy"] * 4), _side(["greedy"] * 4, **{"values.qixiaodui": [10, 20]})
     note = P.blind_note(a, [b])
     assert note is not None and "values.qixiaodui" in note and "greedy" in note and "\n" not in note
-    mixed = [_side(["random", "greedy_v1", "greedy", "greedy_pass_once"], **{"values.qixiaodui": [10, 20]})]
-    assert P.blind_note(_side(["random", "greedy_v1", "greedy", "greedy_pass_once"]), mixed) is not None
+    mixed = [_side(["random", "greedy_v1", "greedy", "greedy"], **{"values.qixiaodui": [10, 20]})]
+    assert P.blind_note(_side(["random", "greedy_v1", "greedy", "greedy"]), mixed) is not None
 
 
 @pytest.mark.parametrize("players, overrides", [

@@ -23,7 +23,7 @@ __all__ = ["VALUE_BLIND", "VALUE_KEYS", "Agreement", "agree", "agreement_rows", 
 
 #: built-in players whose play never reads what a hand is worth (values / multipliers);
 #: greedy does read whether a kong pays at all (kong_values > 0), so only these keys count
-VALUE_BLIND = frozenset({"random", "greedy", "greedy_v1", "greedy_pass_once"})
+VALUE_BLIND = frozenset({"random", "greedy", "greedy_v1"})
 #: rule tables whose change only a value-reading player (ev) can respond to
 VALUE_KEYS = ("values", "multipliers")
 #: between a population's name and the rest of a variant's label ("greedy / birds=2")

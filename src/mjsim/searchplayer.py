@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import math
 
-from mjsim import evplayer
+from mjsim import evplayer, vocab
 
 N_PLAYER_OPTS = 72
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_THREAT = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
-ROLLOUT_CODES = {"ev": 4, "greedy": 1}      # PLAYER_EV, PLAYER_GREEDY (core/_state.pxd)
+ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
 
 #: numeric options: (default, lo, hi, integer?)
 NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "threat": (2, 0, 4, True),

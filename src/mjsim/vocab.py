@@ -6,7 +6,7 @@ tests/test_vocab.py ties the two together.
 from __future__ import annotations
 
 #: built-in players, indexed by player code (PLAYER_* in core/_state.pxd)
-PLAYERS = ("random", "greedy", "greedy_pass_once", "greedy_v1", "ev", "search")
+PLAYERS = ("random", "greedy", "greedy_v1", "ev", "search")
 #: event log types (EV_*)
 EVENT_NAMES = ("draw", "discard", "pung", "chow", "kong", "robbed", "win", "payment",
                "pass_win", "exhausted", "indicator", "buzhang", "locked", "bird", "instant")

@@ -22,12 +22,10 @@ cdef enum:
 cdef enum:
     PLAYER_RANDOM = 0
     PLAYER_GREEDY = 1
-    PLAYER_GREEDY_PASS_ONCE = 2     # greedy, but passes the first discard win it is offered
-                                    # in a hand (a test player that makes 漏胡 observable)
-    PLAYER_GREEDY_V1 = 3            # greedy as it was before the kong and tie-break fixes
-    PLAYER_EV = 4                   # expected value (_ev.pyx); options in GameConfig.player_opts
-    PLAYER_SEARCH = 5               # Monte Carlo search over rollouts (_search.pyx)
-    PLAYER_PYTHON = 6               # decisions made by a Python object (mjsim.players.Player)
+    PLAYER_GREEDY_V1 = 2            # greedy as it was before the kong and tie-break fixes
+    PLAYER_EV = 3                   # expected value (_ev.pyx); options in GameConfig.player_opts
+    PLAYER_SEARCH = 4               # Monte Carlo search over rollouts (_search.pyx)
+    PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
     N_PLAYER_OPTS = 72              # per-seat numbers a built-in player reads (layout: _ev.pxd,
                                     # then _search.pxd from 64)
 

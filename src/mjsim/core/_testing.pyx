@@ -155,3 +155,45 @@ def entry_facts(bint suit, counts):
     for i in range(len(counts) - 1, -1, -1):
         idx = 5 * idx + counts[i]
     return t.facts[idx], tuple(t.need[<size_t>idx * 4 + i] for i in range(4))
+
+
+# Each vocabulary table of mjsim.vocab, name by name, in native terms (tests/test_native_vocab.py
+# checks vocab.TABLE.index(name) == the native code for every name).
+from mjsim.core cimport _state as S
+from mjsim.core cimport _wall as W
+
+NATIVE_NAMES = {
+    "PLAYERS": {"random": S.PLAYER_RANDOM, "greedy": S.PLAYER_GREEDY, "greedy_v1": S.PLAYER_GREEDY_V1,
+                "ev": S.PLAYER_EV, "search": S.PLAYER_SEARCH},
+    "EVENT_NAMES": {"draw": S.EV_DRAW, "discard": S.EV_DISCARD, "pung": S.EV_PUNG, "chow": S.EV_CHOW,
+                    "kong": S.EV_KONG, "robbed": S.EV_ROBBED, "win": S.EV_WIN, "payment": S.EV_PAY,
+                    "pass_win": S.EV_PASS_WIN, "exhausted": S.EV_EXHAUSTED, "indicator": S.EV_INDICATOR,
+                    "buzhang": S.EV_BUZHANG, "locked": S.EV_LOCKED, "bird": S.EV_BIRD, "instant": S.EV_INSTANT},
+    "KONG_NAMES": {"added": S.KONG_ADDED, "exposed": S.KONG_EXPOSED, "concealed": S.KONG_CONCEALED},
+    "MELD_NAMES": {"chow": S.MELD_CHOW, "pung": S.MELD_PUNG, "kong": S.MELD_EXPOSED_KONG,
+                   "added_kong": S.MELD_ADDED_KONG, "concealed_kong": S.MELD_CONCEALED_KONG},
+    "END_NAMES": {"draw": S.END_DRAW, "self_draw": S.END_SELF_DRAW, "discard": S.END_DISCARD,
+                  "rob_kong": S.END_ROB_KONG, "instant": S.END_INSTANT},
+    "WIN_KIND_NAMES": {"self_draw": S.WIN_SELF_DRAW, "discard": S.WIN_DISCARD, "rob_kong": S.WIN_ROB_KONG,
+                       "gangshanghua": S.WIN_GANGSHANGHUA, "gangshangpao": S.WIN_GANGSHANGPAO,
+                       "instant": S.WIN_INSTANT},
+    "PAY_REASONS": {"win": S.PAY_WIN, "kong_added": S.PAY_KONG_ADDED, "kong_exposed": S.PAY_KONG_EXPOSED,
+                    "kong_concealed": S.PAY_KONG_CONCEALED, "kong_refund": S.PAY_KONG_REFUND,
+                    "instant": S.PAY_INSTANT},
+    "TURN_NAMES": {"discard": S.ACT_DISCARD, "concealed_kong": S.ACT_CONCEALED_KONG,
+                   "added_kong": S.ACT_ADDED_KONG},
+    "CALL_NAMES": {"pung": S.CALL_PUNG, "kong": S.CALL_KONG, "chow": S.CALL_CHOW},
+    "CATEGORY_NAMES": {None: _eval.CAT_NONE, "dan_wang": _eval.CAT_DAN, "san_wang": _eval.CAT_SAN,
+                       "si_wang": _eval.CAT_SI, "liu_wang": _eval.CAT_LIU, "qi_wang": _eval.CAT_QI},
+    "CONTEXT_NAMES": {None: _eval.CTX_NONE, "gangshanghua": _eval.CTX_GANGSHANGHUA,
+                      "qiangganghu": _eval.CTX_QIANGGANGHU, "gangshangpao": _eval.CTX_GANGSHANGPAO},
+    "GAMES": {"wanzai": _eval.GAME_WANZAI, "anhua": _eval.GAME_ANHUA},
+    "WALL_MODELS": {"table": W.WALL_TABLE, "flat": W.WALL_FLAT},
+    "PASS_RON_LOCKS": {"none": S.LOCK_NONE, "until_own_discard": S.LOCK_UNTIL_OWN_DISCARD,
+                       "same_kind_until_own_discard": S.LOCK_SAME_KIND},
+    "DEALER_ON_DRAW": {"stay": S.ON_DRAW_STAY, "next": S.ON_DRAW_NEXT, "last_drawer": S.ON_DRAW_LAST_DRAWER},
+    "DISCARD_WIN_WILDS": {"none": _eval.DISCARD_WILDS_NONE, "dan_wang_face_value": _eval.DISCARD_WILDS_DAN,
+                          "face_value": _eval.DISCARD_WILDS_FACE},
+}
+#: the code a seat played by a Python object gets (one past the built-ins)
+PLAYER_PYTHON = S.PLAYER_PYTHON

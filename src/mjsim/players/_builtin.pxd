@@ -1,7 +1,6 @@
 # The built-in players behind one dispatch on the seat's player code (GameConfig.players).
 # A Python player's view.builtin(name) asks them the same way (players/_python.pyx).
-from mjsim.core._state cimport (HandState, Call, PLAYER_RANDOM, PLAYER_EV, PLAYER_SEARCH,
-                                PLAYER_GREEDY_PASS_ONCE, WIN_DISCARD)
+from mjsim.core._state cimport HandState, Call, PLAYER_RANDOM, PLAYER_EV, PLAYER_SEARCH
 from mjsim.players._random cimport random_turn, random_call, random_takes_win
 from mjsim.players._greedy cimport greedy_turn, greedy_call
 from mjsim.players._ev cimport ev_turn, ev_call, ev_takes_win
@@ -29,10 +28,9 @@ cdef inline int builtin_call(HandState* st, int s, int player, int tile, const C
 
 
 cdef inline bint builtin_takes_win(HandState* st, int s, int player, int kind) noexcept nogil:
-    """Every built-in player takes a legal win, except the test player's first discard win;
-    the special start is a choice."""
+    """Greedy takes every legal win; for the others the special start is a choice."""
     if player == PLAYER_EV or player == PLAYER_SEARCH:     # search takes wins as ev does
         return ev_takes_win(st, s, kind)
     if player == PLAYER_RANDOM:
         return random_takes_win(st, kind)
-    return kind != WIN_DISCARD or player != PLAYER_GREEDY_PASS_ONCE or st.seat[s].passed_wins > 0
+    return True

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The built-in greedy players (greedy, greedy_v1, greedy_pass_once): lowest shanten, then
+"""The built-in greedy players (greedy, greedy_v1): lowest shanten, then
 the most unseen useful tiles.  The hand loop asks them through players/_api.pxd
 (greedy_turn, greedy_call); the random player is players/_random.pxd and ev is _ev.pyx."""
 from libc.stdint cimport uint8_t, int8_t, uint64_t

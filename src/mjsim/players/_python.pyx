@@ -100,6 +100,12 @@ cdef class TableView:
         return [bool(self.st.seat[q].locked) for q in range(4)]
 
     @property
+    def passed_wins(self):
+        """Discard wins this seat has let pass so far in this hand (漏胡: RULES pass_ron_lock)."""
+        self._check()
+        return self.st.seat[self.seat].passed_wins
+
+    @property
     def scores(self):
         """Net score of each seat so far in this hand (kong payments)."""
         self._check()
