@@ -6,8 +6,8 @@ The hands/s figure is in each benchmark's extra_info; nothing here asserts a tim
 """
 import pytest
 
-from mjsim.game import simulate_hands
-from mjsim.rules import Rules
+from mjsim.play.game import simulate_hands
+from mjsim.rulesets.rules import Rules
 
 CASES = {
     "wanzai-random": ("wanzai", ("random",) * 4, 20_000),

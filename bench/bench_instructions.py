@@ -30,7 +30,8 @@ from pathlib import Path
 
 CHILD = """
 import sys
-from mjsim import Rules, game
+from mjsim import Rules
+from mjsim.play import game
 rules = Rules.load(sys.argv[1])
 players = (sys.argv[2],) * 4
 game.simulate_chunk(rules, players, 0, 0, 0, 1)          # validation and first call outside N
@@ -102,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     if debug_build():
         raise SystemExit("mjsim is a debug build (MJSIM_DEBUG=1): rebuild with "
                          "`python setup.py build_ext --inplace` before counting instructions")
-    from mjsim import Rules, game
+    from mjsim import Rules
+    from mjsim.play import game
 
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     for g in games:       # fail fast, outside valgrind, on a bad game or player

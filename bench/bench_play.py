@@ -27,11 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from mjsim import Rules, game
+from mjsim import Rules
+from mjsim.play import game
 
 CHILD = """
 import sys
-from mjsim import Rules, game
+from mjsim import Rules
+from mjsim.play import game
 rules = Rules.load("wanzai")
 players = (sys.argv[1],) * 4
 n = int(sys.argv[3])

@@ -22,7 +22,7 @@ from pathlib import Path
 # mjsim is the installed package (`pip install .` or `pip install -e .`): putting src/ on
 # sys.path would shadow it with a source tree that has no built extension
 import mjsim
-from mjsim import runner
+from mjsim.run import runner
 
 GOAL_SECONDS = 60.0          # 1,000,000 hands on the 2-core machine
 GOAL_PARQUET_SHARE = 0.10

@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from mjsim import arena, game
-from mjsim.rules import Rules
+from mjsim.run import arena
+from mjsim.play import game
+from mjsim.rulesets.rules import Rules
 
 
 def cpu_per_hand(rules: Rules, players: tuple[str, ...], seed: int, hands: int) -> float:

@@ -63,7 +63,7 @@ def build(out: Path, hands: int, players: str, session_hands: int) -> None:
 
 def prefix(full: Path, dest: Path, hands: int) -> Path:
     """A dataset of the first `hands` hands of `full` (symbolic links to its chunk files)."""
-    from mjsim.runner import parse_chunk_name
+    from mjsim.dataset.layout import parse_chunk_name
 
     if dest.exists():
         shutil.rmtree(dest)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from mjsim.game import chunk_digest
-from mjsim.rules import Rules
+from mjsim.play.game import chunk_digest
+from mjsim.rulesets.rules import Rules
 
 PLAYER_SETS = {
     "random": ("random",) * 4,

@@ -15,9 +15,9 @@ import argparse
 
 import numpy as np
 
-from mjsim import game
+from mjsim.play import game
 from mjsim.players import Player
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 
 BUCKETS = (0, 3, 6, 9, 12)       # discards made: 0-2, 3-5, 6-8, 9-11, 12+
 N_SH = 5                         # shanten 0, 1, 2, 3, 4 or more

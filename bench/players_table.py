@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import statsmodels.api as sm
 
-from mjsim import stats
+from mjsim.analysis import stats
 
 
 def pct(r) -> str:

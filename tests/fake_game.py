@@ -189,7 +189,8 @@ def simulate_chunk_slow(rules, players, seed, start, count, session_hands, payme
 def make_dataset(root, simulator: str = "fake_game:simulate_chunk", seed: int = 1, hands: int = 8000,
                  rules=None, chunk: int = 4000):
     """Run the real runner over this FAKE game into `root` (for stats and report tests)."""
-    from mjsim import Rules, runner
+    from mjsim import Rules
+    from mjsim.run import runner
 
     spec = runner.make_spec(rules or Rules.load("wanzai"), hands=hands, chunk=chunk, session_hands=16, seed=seed)
     runner.run(spec, root, workers=1, progress=False, simulator=simulator)

@@ -2,7 +2,9 @@
 import numpy as np
 import pytest
 
-from mjsim import Rules, arena, game
+from mjsim import Rules
+from mjsim.run import arena
+from mjsim.play import game
 from mjsim.cli import main
 
 WANZAI = Rules.load("wanzai")

@@ -12,8 +12,9 @@ import pytest
 
 import mjsim
 from cli_helpers import cli, one_line
-from mjsim import balance as bal
-from mjsim import runner, stats
+from mjsim.run import balance as bal
+from mjsim.run import runner
+from mjsim.analysis import stats
 
 ANHUA = mjsim.Rules.load("anhua")
 WANZAI = mjsim.Rules.load("wanzai")
@@ -184,7 +185,7 @@ def test_property_money_share_of_qingyise_matches_the_wins_table(anhua_greedy):
     # the report shows the section (terminal and HTML)
     from rich.console import Console
 
-    from mjsim import report
+    from mjsim.analysis import report
 
     console = Console(record=True, width=200)
     report.print_report([s], console)

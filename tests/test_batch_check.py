@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mjsim
-from mjsim import _core, engine
+from mjsim import _core
+from mjsim.play import engine
 from mjsim.tiles import kind_name
 
 W = mjsim.Rules.load("wanzai")

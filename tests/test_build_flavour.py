@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import mjsim
-from mjsim import _core, cli
+from mjsim import _core
+from mjsim.cli import app as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = "import mjsim._core as c, mjsim.core._loop as g; print(c.DEBUG_BUILD, c.__file__, g.__file__)"
@@ -33,7 +34,7 @@ def test_the_suite_runs_against_the_build_it_asked_for():
 
 
 def test_without_mjsim_build_the_release_modules_load():
-    if not mjsim._has_build(Path(mjsim.__file__).parent):
+    if not mjsim._buildpath._has_build(Path(mjsim.__file__).parent):
         pytest.skip("no release modules beside the package (a debug-only build): nothing to prefer")
     debug, core, game = _probe(None)
     assert not debug
@@ -41,7 +42,7 @@ def test_without_mjsim_build_the_release_modules_load():
 
 
 def test_mjsim_build_debug_loads_every_module_from_the_debug_build():
-    if not mjsim._has_build(mjsim.DEBUG_BUILD_DIR):
+    if not mjsim._buildpath._has_build(mjsim.DEBUG_BUILD_DIR):
         pytest.skip("no debug modules in mjsim/_debug_build (a release or wheel install)")
     debug, core, game = _probe("debug")
     assert debug
@@ -71,7 +72,7 @@ def test_every_command_on_an_unasked_debug_build_says_so_in_one_line(monkeypatch
 
 def test_the_debug_notice_in_a_real_process():
     """A subprocess on the debug build with MJSIM_BUILD unset at the time main() runs."""
-    if not mjsim._has_build(mjsim.DEBUG_BUILD_DIR):
+    if not mjsim._buildpath._has_build(mjsim.DEBUG_BUILD_DIR):
         pytest.skip("no debug modules in mjsim/_debug_build")
     code = ("import os, sys, mjsim.cli as c; os.environ.pop('MJSIM_BUILD'); "
             "sys.exit(c.main(['--version']))")

@@ -14,7 +14,9 @@ import pytest
 
 import fake_game
 import mjsim
-from mjsim import chunkstats, runner, stats
+from mjsim.analysis import chunkstats
+from mjsim.run import runner
+from mjsim.analysis import stats
 from mjsim.cli import main
 
 WANZAI = mjsim.Rules.load("wanzai")

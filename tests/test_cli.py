@@ -45,7 +45,8 @@ def test_replay_prints_every_event_and_explains_payments(capsys):
     assert lines[0].startswith("wanzai hand 5")
     assert any("WINS" in l for l in lines)
     # every win payment line carries an explanation whose total is the amount paid
-    from mjsim import Rules, game
+    from mjsim import Rules
+    from mjsim.play import game
 
     record = game.play(Rules.load("wanzai", piao=[1, 2, 1, 0]), seed=3, hand_index=5, session_hands=16)
     paid = [l for l in lines if "(win)" in l]
@@ -57,7 +58,8 @@ def test_replay_prints_every_event_and_explains_payments(capsys):
 
 
 def test_replay_anhua_shows_wilds_birds_and_factor_products(capsys):
-    from mjsim import Rules, game
+    from mjsim import Rules
+    from mjsim.play import game
 
     rules = Rules.load("anhua")
     for hand in range(40):
@@ -77,7 +79,9 @@ def test_replay_anhua_shows_wilds_birds_and_factor_products(capsys):
 
 def test_replay_defaults_to_row_n_of_a_default_simulate_run(capsys):
     """`replay --seed 7 --hand 12` is row 12 of `simulate --seed 7` (both: 16 hands a session)."""
-    from mjsim import Rules, game, runner
+    from mjsim import Rules
+    from mjsim.play import game
+    from mjsim.run import runner
 
     assert runner.DEFAULT_SESSION_HANDS == 16
     assert runner.DEFAULT_PLAYERS == "ev"

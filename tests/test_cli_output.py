@@ -16,9 +16,10 @@ import pytest
 
 import mjsim
 from cli_helpers import one_line
-from mjsim import names, runner
+from mjsim import vocab as names
+from mjsim.run import runner
 from mjsim.cli import main
-from mjsim.rules import RulesError
+from mjsim.rulesets.rules import RulesError
 
 CUT = "…"
 

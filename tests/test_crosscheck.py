@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 import mjsim
 import reference as R
 from handgen import HandGen
-from mjsim import _core, engine
+from mjsim import _core
+from mjsim.play import engine
 
 RULES = {"wanzai": mjsim.Rules.load("wanzai"), "anhua": mjsim.Rules.load("anhua")}
 CTX = {None: 0, "gangshanghua": 1, "qiangganghu": 2, "gangshangpao": 3}

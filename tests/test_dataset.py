@@ -13,7 +13,8 @@ import pytest
 
 import fake_game
 import mjsim
-from mjsim import runner, stats
+from mjsim.run import runner
+from mjsim.analysis import stats
 from mjsim.cli import main
 
 WANZAI = mjsim.Rules.load("wanzai")

@@ -11,11 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mjsim import PATTERNS, Rules, engine, evfit, evplayer, game, runner
+from mjsim import Rules
+from mjsim.play.engine import PATTERNS
+from mjsim.play import engine
+from mjsim.run import evfit
+from mjsim.players import ev as evplayer
+from mjsim.play import game
+from mjsim.run import runner
 from mjsim.players import _ev
 from mjsim.cli import main
 from mjsim.players import Player
-from mjsim.rules import WANZAI_VALUE_IDS
+from mjsim.rulesets.rules import WANZAI_VALUE_IDS
 from mjsim.tiles import kind_name, parse_tile, parse_tiles, to_counts
 
 EV4 = ("ev",) * 4
@@ -637,7 +643,7 @@ def test_anhua_qingyise_rate_follows_its_multiplier():
 def test_ev_beats_greedy_in_the_anhua_arena():
     # duplicate arena, deal-clustered 95% interval (mjsim.arena.METHOD); fixed seeds make
     # this deterministic.
-    from mjsim.arena import run_arena
+    from mjsim.run.arena import run_arena
 
     result = run_arena(Rules.load("anhua"), "ev", "greedy", deals=4_000, seed=3, workers=1)
     assert result.edge.low > 0, str(result.edge)
@@ -647,7 +653,7 @@ def test_ev_beats_greedy_in_the_anhua_arena():
 def test_ev_beats_greedy_in_the_wanzai_arena():
     # issue 9's Wanzai target on the README's command (seed 0, 20,000 deals; the style
     # was tuned on seed 99); the edge's sd is about 0.0055, so fewer deals cannot show it
-    from mjsim.arena import run_arena
+    from mjsim.run.arena import run_arena
 
     result = run_arena(Rules.load("wanzai"), "ev", "greedy", deals=20_000, seed=0, workers=1)
     assert result.edge.mean >= 0.05 and result.edge.low > 0, str(result.edge)

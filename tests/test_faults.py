@@ -26,7 +26,9 @@ import pyarrow.dataset as ds
 import pytest
 
 import mjsim
-from mjsim import runner
+import mjsim.version
+from mjsim.dataset import storage
+from mjsim.run import chunks, runner
 from cli_helpers import cli, one_line
 
 FAKE = "fake_game:simulate_chunk"
@@ -81,7 +83,7 @@ def clean(fake, tmp_path) -> Path:
 
 CLI_WITH_SIMULATOR = (
     "import os, sys\n"
-    "import mjsim.runner as r\n"
+    "import mjsim.run.runner as r\n"
     "r.SIMULATOR = os.environ['MJSIM_TEST_SIMULATOR']\n"
     "from mjsim.cli import main\n"
     "if __name__ == '__main__':\n"
@@ -325,7 +327,7 @@ def test_temporary_names_are_unique(tmp_path):
 
 def test_a_full_disk_mid_run_is_one_line_and_keeps_completed_chunks(fake, clean, tmp_path, capsys, monkeypatch):
     out = tmp_path / "run"
-    real = runner.write_atomic
+    real = storage.write_atomic
     calls = {"n": 0}
 
     def full_disk(path, data):
@@ -334,13 +336,13 @@ def test_a_full_disk_mid_run_is_one_line_and_keeps_completed_chunks(fake, clean,
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         real(path, data)
 
-    monkeypatch.setattr(runner, "write_atomic", full_disk)
+    monkeypatch.setattr(storage, "write_atomic", full_disk)
     code, _, err = cli(capsys, *simulate_args(out))
     assert code == 1
     line = one_line(err)
     assert "No space left on device" in line and "2 of 4 chunks" in line and "run the same command again" in line
     assert not list(out.rglob("*.tmp"))
-    monkeypatch.setattr(runner, "write_atomic", real)
+    monkeypatch.setattr(storage, "write_atomic", real)
     assert cli(capsys, *simulate_args(out))[0] == 0
     assert same_rows(out, clean)
 
@@ -351,7 +353,7 @@ def test_a_full_disk_mid_run_is_one_line_and_keeps_completed_chunks(fake, clean,
 
 def test_resume_across_versions_is_refused_unless_allowed(fake, clean, tmp_path, capsys, monkeypatch):
     out = tmp_path / "run"
-    monkeypatch.setattr(mjsim, "__version__", "0.0.9")
+    monkeypatch.setattr(mjsim.version, "__version__", "0.0.9")
     runner.run(spec(hands=1600), out, workers=1, progress=False)   # half of the run, old version
     monkeypatch.undo()
     monkeypatch.setattr(runner, "SIMULATOR", FAKE)
@@ -483,7 +485,7 @@ def _free_port() -> int:
 def test_progress_moves_within_a_chunk_in_plain_lines(fake, tmp_path, monkeypatch):
     from rich.console import Console
 
-    monkeypatch.setattr(runner, "PROGRESS_SLICE", 160)
+    monkeypatch.setattr(chunks, "PROGRESS_SLICE", 160)
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=False, width=200)
     result = runner.run(spec(hands=1600, chunk=1600), tmp_path / "run", workers=1, progress=True,
@@ -503,7 +505,7 @@ def test_progress_moves_within_a_chunk_on_dask_too(fake, tmp_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
     from rich.console import Console
 
-    monkeypatch.setattr(runner, "PROGRESS_SLICE", 160)
+    monkeypatch.setattr(chunks, "PROGRESS_SLICE", 160)
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=False, width=200)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
@@ -520,7 +522,7 @@ def test_progress_moves_within_a_chunk_on_dask_too(fake, tmp_path, monkeypatch):
 def test_slices_do_not_change_the_rows(fake, tmp_path, monkeypatch):
     a, b = tmp_path / "a", tmp_path / "b"
     runner.run(spec(hands=3200, chunk=3200), a, workers=1, progress=False)
-    monkeypatch.setattr(runner, "PROGRESS_SLICE", 48)     # slices of 3 sessions
+    monkeypatch.setattr(chunks, "PROGRESS_SLICE", 48)     # slices of 3 sessions
     runner.run(spec(hands=3200, chunk=3200), b, workers=1, progress=True, console=None,
                progress_every=100)
     assert same_rows(a, b)
@@ -538,7 +540,7 @@ def test_the_terminal_bar_moves_within_a_chunk_and_ends_at_the_final_rate(fake, 
 
     from rich.console import Console
 
-    monkeypatch.setattr(runner, "PROGRESS_SLICE", 160)
+    monkeypatch.setattr(chunks, "PROGRESS_SLICE", 160)
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=True, width=160)
     result = runner.run(spec(hands=1600, chunk=1600), tmp_path / "run", workers=1, progress=True,

@@ -6,10 +6,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from mjsim import _core, engine, game
+from mjsim import _core
+from mjsim.play import engine
+from mjsim.play import game
 from mjsim.core import _testing
 from mjsim.players import Builtin, Player
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 from mjsim.tiles import kind_name, parse_tile, parse_tiles
 from pass_once import PassOnce
 

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from mjsim import game
-from mjsim.rules import Rules
+from mjsim.play import game
+from mjsim.rulesets.rules import Rules
 from mjsim.players import Builtin
 
 

@@ -4,9 +4,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from mjsim import game
+from mjsim.play import game
 from mjsim.core import _testing
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 from mjsim.players import Player
 from mjsim.tiles import kind_name, parse_tiles
 from pass_once import PassOnce
@@ -611,7 +611,8 @@ def test_piao_additions_are_in_units_of_base():
 def test_quanqiuren_self_in_the_hand_loop():
     """RULES §2.2 in play: a self-drawn (or robbed-kong) 全求人 is scored pinghu and paid the
     pinghu self value; the house variant scores quanqiuren with values.quanqiuren[1]."""
-    from mjsim import PATTERNS, PROPERTIES
+    from mjsim.play.engine import PATTERNS
+    from mjsim.play.engine import PROPERTIES
 
     qqr, bit = PATTERNS.index("quanqiuren"), 1 << PROPERTIES.index("quanqiuren")
     counts = {}
@@ -675,7 +676,7 @@ def test_dealer_on_draw(rule):
 # ------------------------------------------------------------------ replay text (mjsim replay)
 
 def test_replay_shows_the_first_dealer_and_the_base_factor_of_kong_and_piao_amounts():
-    from mjsim.replay import describe
+    from mjsim.play.replay import describe
 
     rules = Rules.load("wanzai", base=3, piao=[1, 2, 1, 0], fire=[0.5, 0.5, 0.5, 0.5], kong_pay_on_draw=False)
     explained = {"win": 0, "kong": 0, "refund": 0}

@@ -1,7 +1,8 @@
 """The greedy player's decisions that the arena measured (README: Players and their biases)."""
 import pytest
 
-from mjsim import Rules, game
+from mjsim import Rules
+from mjsim.play import game
 from mjsim.players import Player
 
 

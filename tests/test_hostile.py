@@ -18,7 +18,10 @@ import numpy as np
 import pytest
 
 import mjsim
-from mjsim import _core, engine, runner, stats
+from mjsim import _core
+from mjsim.play import engine
+from mjsim.run import runner
+from mjsim.analysis import stats
 from mjsim.rulesets import native
 from cli_helpers import cli, one_line
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import mjsim
 from handgen import HandGen
-from mjsim import _core, engine
+from mjsim import _core
+from mjsim.play import engine
 
 RULES = {"wanzai": mjsim.Rules.load("wanzai"), "anhua": mjsim.Rules.load("anhua")}
 VARIANTS = [("wanzai", True), ("anhua", True), ("anhua", False)]

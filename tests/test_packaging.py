@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import mjsim
-from mjsim import runner
+from mjsim.run import runner
 from mjsim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,9 +23,11 @@ def test_version_option(capsys):
 def test_py_typed_ships_and_dask_is_an_extra():
     assert resources.files("mjsim").joinpath("py.typed").is_file()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    data = project["tool"]["setuptools"]["package-data"]["mjsim"]
-    assert "py.typed" in data and "report_template.html" in data          # the HTML report's template
-    assert resources.files("mjsim").joinpath("report_template.html").is_file()
+    data = project["tool"]["setuptools"]["package-data"]
+    assert "py.typed" in data["mjsim"] and "report_template.html" in data["mjsim.analysis"]   # the HTML report's template
+    assert "*.toml" in data["mjsim.rulesets"]                                                   # the shipped rule sets
+    assert resources.files("mjsim.analysis").joinpath("report_template.html").is_file()
+    assert resources.files("mjsim.rulesets").joinpath("wanzai.toml").is_file()
     deps = " ".join(project["project"]["dependencies"])
     assert "dask" not in deps and "distributed" not in deps
     assert any("dask[distributed]" in d for d in project["project"]["optional-dependencies"]["dask"])

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import mjsim
-from mjsim import runner, stats
+from mjsim.run import runner
+from mjsim.analysis import stats
 
 
 def _read(root, table):

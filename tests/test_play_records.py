@@ -16,7 +16,8 @@ import random
 
 import pytest
 
-from mjsim import Rules, game
+from mjsim import Rules
+from mjsim.play import game
 from mjsim.players import Builtin
 
 

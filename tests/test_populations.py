@@ -12,9 +12,10 @@ import pytest
 
 import mjsim
 from cli_helpers import cli, one_line
-from mjsim import populations as P
-from mjsim import runner, stats
-from mjsim.stats import Comparison, Rate
+from mjsim.run import populations as P
+from mjsim.run import runner
+from mjsim.analysis import stats
+from mjsim.analysis.stats import Comparison, Rate
 
 WANZAI = mjsim.Rules.load("wanzai")
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pyarrow.dataset as ds
 import pytest
 
-from mjsim import precision, runner, stats
+from mjsim.run import precision
+from mjsim.run import runner
+from mjsim.analysis import stats
 from mjsim.cli import main
 
 

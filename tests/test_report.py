@@ -12,8 +12,10 @@ from rich.console import Console
 
 import fake_game
 import mjsim
-import mjsim.names
-from mjsim import report, runner, stats
+import mjsim.vocab
+from mjsim.analysis import report
+from mjsim.run import runner
+from mjsim.analysis import stats
 from mjsim.cli import main
 
 WANZAI = mjsim.Rules.load("wanzai")
@@ -87,7 +89,7 @@ def test_html_report_is_self_contained_with_plots(data):
                   "Hand length distribution"):
         assert re.search(rf'<h4 id="[^"]+">{title}</h4>\s*<img', text)
     for pattern in mjsim.engine.PATTERNS[:15]:    # every Wanzai pattern, seen or not, with its Chinese name
-        zh = mjsim.names.chinese(pattern)
+        zh = mjsim.vocab.chinese(pattern)
         assert zh and f'<td>{pattern}<span class="zh" lang="zh-Hant">{zh}</span></td>' in text
     # values beside frequencies, points per win and share of money per pattern
     row = re.search(r"<tr><td>qixiaodui<span[^>]*>七小對</span></td>(.*?)</tr>", text).group(1)

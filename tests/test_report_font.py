@@ -14,7 +14,9 @@ from fontTools.ttLib import TTFont
 
 import fake_game
 import mjsim
-from mjsim import names, report, stats
+from mjsim import vocab as names
+from mjsim.analysis import report
+from mjsim.analysis import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 FONT = resources.files("mjsim").joinpath("data/mjsim-cjk.otf")
@@ -48,7 +50,7 @@ def test_the_font_ships_small_with_its_licence():
 def test_the_subset_covers_every_chinese_character_mjsim_writes():
     have = cmap(FONT.read_bytes())
     wanted = cjk("".join(names.CHINESE.values()))
-    for path in sorted((ROOT / "src" / "mjsim").glob("*.py")) + [ROOT / "src/mjsim/report_template.html"]:
+    for path in sorted((ROOT / "src" / "mjsim").rglob("*.py")) + [ROOT / "src/mjsim/analysis/report_template.html"]:
         wanted |= cjk(path.read_text(encoding="utf-8"))      # tile names, section titles
     assert wanted and not wanted - have, sorted(wanted - have)
     assert {chr(c) for c in range(0x20, 0x7F)} <= have     # and ASCII

@@ -10,7 +10,9 @@ import pytest
 
 import test_game_anhua as anhua
 import test_game_wanzai as wanzai
-from mjsim import Rules, engine, game
+from mjsim import Rules
+from mjsim.play import engine
+from mjsim.play import game
 from mjsim.players import Player
 from mjsim.tiles import kind_name, parse_tile
 
@@ -271,7 +273,7 @@ EDGES = [
 def test_the_largest_payment_may_be_2_31_minus_1_and_not_2_31(game_name, at_limit, one_more, key):
     """RULES §1 Units and bounds: a rules set whose largest single payment does not fit in a
     signed 32-bit integer is refused when loaded, naming the key -- 2,147,483,647 fits."""
-    from mjsim.rules import PAYMENT_LIMIT, RulesError, largest_payment
+    from mjsim.rulesets.rules import PAYMENT_LIMIT, RulesError, largest_payment
 
     assert PAYMENT_LIMIT == LIMIT
     rules = Rules.load(game_name, **at_limit)
@@ -285,7 +287,7 @@ def test_the_largest_payment_may_be_2_31_minus_1_and_not_2_31(game_name, at_limi
 def test_every_integer_parameter_fits_32_bits(game_name, key):
     """RULES §1: the native loop holds every rule number in 32 bits, so an integer parameter
     that is not a payment is bounded too: 2^31 - 1 is accepted (and plays), 2^31 refused."""
-    from mjsim.rules import RulesError
+    from mjsim.rulesets.rules import RulesError
 
     rules = Rules.load(game_name, **{key: LIMIT})
     assert rules[key] == LIMIT
@@ -384,7 +386,7 @@ def test_a_finished_run_with_a_short_last_chunk_resumes(tmp_path):
     """`--hands 150 --chunk 100` (sessions of 50) plans chunks of 100 and 50 hands, the last
     one shorter: run again, the finished run resumes by skipping both, rather than refusing
     its own short chunk as "a chunk of another plan"."""
-    from mjsim import runner
+    from mjsim.run import runner
 
     out = tmp_path / "run"
     spec = runner.make_spec(Rules.load("wanzai"), players="random", hands=150, chunk=100, session_hands=50, seed=4)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import mjsim.rules as mjsim_rules_module
-from mjsim.rules import (
+import mjsim.rulesets.rules as mjsim_rules_module
+from mjsim.rulesets.rules import (
     ANHUA_MULTIPLIER_IDS,
     SCHEMA,
     SHIPPED,
@@ -24,7 +24,7 @@ from mjsim.rules import (
 )
 
 # the installed package's files (tests run against an installed mjsim, editable or not)
-RULES_DIR = Path(mjsim_rules_module.__file__).parent / "rules"
+RULES_DIR = Path(mjsim_rules_module.__file__).parent
 
 # The defaults of RULES.md, copied from its text (the section of each is given), not from
 # the shipped files or the code.  Key order is the schema's (the shipped files' order).
@@ -603,7 +603,7 @@ def test_a_rule_set_whose_largest_payment_overflows_32_bits_is_refused(game, ove
 
 
 def test_largest_payment_is_exact_at_the_boundary():
-    from mjsim.rules import PAYMENT_LIMIT, largest_payment
+    from mjsim.rulesets.rules import PAYMENT_LIMIT, largest_payment
 
     # Wanzai: 40 x base, no fire/piao/dealer doubling: base = floor(limit / 40) is the largest allowed
     b = PAYMENT_LIMIT // 40

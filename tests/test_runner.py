@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import mjsim
-from mjsim import runner
+from mjsim.run import runner
 from mjsim.cli import main
 
 FAKE = "fake_game:simulate_chunk"
@@ -246,7 +246,7 @@ def _cli_env(simulator: str) -> dict:
 
 CLI_WITH_SIMULATOR = (
     "import os, sys\n"
-    "import mjsim.runner as r\n"
+    "import mjsim.run.runner as r\n"
     "r.SIMULATOR = os.environ['MJSIM_TEST_SIMULATOR']\n"
     "from mjsim.cli import main\n"
     "if __name__ == '__main__':\n"
@@ -389,7 +389,7 @@ def test_cli_simulate_prints_summary_and_query_reads_the_dataset(fake, tmp_path,
 
 def _real_game_available() -> bool:
     try:
-        import mjsim.game as game
+        import mjsim.play.game as game
     except Exception:
         return False
     return hasattr(game, "simulate_chunk")

@@ -13,8 +13,8 @@ recorded here under ev_v1 and mixed_v1.  Wanzai ev plays as before.
 """
 import pytest
 
-from mjsim.game import chunk_digest
-from mjsim.rules import Rules
+from mjsim.play.game import chunk_digest
+from mjsim.rulesets.rules import Rules
 
 MIXED = ("ev", "greedy", "greedy_v1", "random")
 MIXED_V1 = ("ev_v1", "greedy", "greedy_v1", "random")

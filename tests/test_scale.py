@@ -21,7 +21,7 @@ PEAK_RSS = 1 << 30          # resident: about 0.4 GB at 1M and at 10M hands
 CHILD = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from mjsim import stats
+from mjsim.analysis import stats
 s = stats.variant_stats(sys.argv[1])
 print(s.hands, s.sessions, s.wins, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """

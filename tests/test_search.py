@@ -7,9 +7,14 @@ cache at every use, also inside the search's rollouts on sampled states, and sea
 aborts on an action the loop did not offer.  The arena strength is a slow test."""
 import pytest
 
-from mjsim import arena, evplayer, game, runner, searchplayer
+from mjsim.run import arena
+from mjsim.players import ev as evplayer
+from mjsim.players import options as player_options
+from mjsim.play import game
+from mjsim.run import runner
+from mjsim.players import search as searchplayer
 from mjsim.players import Player
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 
 # small, every turn searched and any gain taken, so the few hands here exercise it often
 QUICK = "search:samples=3,threat=0,width=4,margin=0"
@@ -44,7 +49,7 @@ def test_search_is_a_player_with_canonical_options():
 ])
 def test_bad_search_options_name_the_problem(text, fragment):
     with pytest.raises(evplayer.PlayerOptionError, match=fragment):
-        evplayer.split_name(text)
+        player_options.split_name(text)
 
 
 def test_search_row_holds_evs_numbers_then_its_own():
@@ -60,7 +65,7 @@ def test_search_row_holds_evs_numbers_then_its_own():
 def test_arena_parses_search_with_a_named_rollout():
     spec = arena.parse_player("search:rollout=greedy,samples=4")
     assert spec.name == "search" and dict(spec.options) == {"rollout": "greedy", "samples": 4.0}
-    assert evplayer.canonical(spec.arg) == "search:samples=4,rollout=greedy"
+    assert player_options.canonical(spec.arg) == "search:samples=4,rollout=greedy"
     with pytest.raises(ValueError, match="no option 'depth'"):
         arena.parse_player("search:depth=2")
 

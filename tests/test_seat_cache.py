@@ -149,7 +149,8 @@ def test_the_cache_follows_anhua_without_the_258_pair_rule():
     # pair_258 = false (RULES §3): the seat cache's completion facts then take any pair; a
     # debug build checks each of its answers against _eval, so a wrong fact aborts the run
     code = """
-from mjsim import Rules, game
+from mjsim import Rules
+from mjsim.play import game
 base = Rules.load("anhua")
 for players in (("random",) * 4, ("greedy",) * 4):
     loose, strict = (game.chunk_digest(base.with_overrides(pair_258=v), players, 3, 0, 300) for v in (False, True))

@@ -12,7 +12,7 @@ import pytest
 
 import fake_game
 import mjsim
-from mjsim import stats
+from mjsim.analysis import stats
 
 WANZAI = mjsim.Rules.load("wanzai")
 
@@ -242,7 +242,7 @@ def test_same_game_other_seed_is_unpaired_and_not_flagged_on_the_win_rate(data):
 @pytest.fixture(scope="module")
 def sweep(tmp_path_factory):
     """Two variants on the same walls: the fake scales every score with `base`."""
-    from mjsim import runner
+    from mjsim.run import runner
 
     root = tmp_path_factory.mktemp("sweep") / "s"
     specs = runner.sweep_specs(WANZAI, [("base", ["1", "2"])], hands=8000, chunk=4000, seed=3)
@@ -305,7 +305,7 @@ def test_rare_counts_use_exact_tests():
 def test_paired_rare_events_use_exact_mcnemar(tmp_path):
     from statsmodels.stats.contingency_tables import mcnemar
 
-    from mjsim import runner
+    from mjsim.run import runner
 
     root = tmp_path / "r"
     specs = [runner.make_spec(WANZAI, hands=1600, chunk=800, seed=5, label=v) for v in ("one", "few")]
@@ -344,7 +344,7 @@ def test_wanzai_and_anhua_are_not_compared(data, capsys):
 
 
 def test_measures_the_change_defines_are_not_tested(tmp_path):
-    from mjsim import runner
+    from mjsim.run import runner
 
     root = tmp_path / "birds"
     specs = runner.sweep_specs(mjsim.Rules.load("anhua"), [("birds", ["0", "2"])], hands=1600, chunk=800, seed=2)

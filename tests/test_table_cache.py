@@ -16,7 +16,7 @@ CHILD = """
 import json
 from mjsim import Rules
 from mjsim.core import _tables
-from mjsim.game import chunk_digest
+from mjsim.play.game import chunk_digest
 print(json.dumps({"source": _tables.SOURCE, "checksum": _tables.tables_checksum(),
                   "path": _tables.cache_path(),
                   "hands": chunk_digest(Rules.load("anhua"), ("greedy",) * 4, 3, 0, 60)}))

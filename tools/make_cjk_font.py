@@ -38,7 +38,7 @@ def is_cjk(ch: str) -> bool:
 def wanted_text() -> str:
     """ASCII plus every CJK character mjsim writes (sorted, unique)."""
     sys.path.insert(0, str(PACKAGE.parent))
-    from mjsim.names import CHINESE
+    from mjsim.vocab import CHINESE
 
     chars = set("".join(CHINESE.values()))
     for path in sorted(PACKAGE.glob("*.py")) + sorted(PACKAGE.glob("*.html")):

@@ -22,7 +22,10 @@ read the 95% intervals, which say how far a small run can be trusted)."""),
 from pathlib import Path
 
 import mjsim
-from mjsim import Rules, report, runner, stats
+from mjsim import Rules
+from mjsim.analysis import report
+from mjsim.run import runner
+from mjsim.analysis import stats
 
 work = Path(tempfile.mkdtemp(prefix="mjsim-example-"))
 print(mjsim.__version__)"""),

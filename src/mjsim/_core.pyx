@@ -24,15 +24,7 @@ from mjsim.core._game import NativeGame      # playing hands: the loop's Python 
 
 cnp.import_array()
 
-PATTERNS = (
-    "pinghu", "shisanlan", "qixing_shisanlan", "quanqiuren", "daqidui", "qixiaodui",
-    "haohua_qixiaodui", "shuang_haohua_qixiaodui", "san_haohua_qixiaodui",
-    "qingyise_pinghu", "qingyise_daqidui", "qingyise_qixiaodui", "qingyise_haohua_qixiaodui",
-    "qingyise_shuang_haohua_qixiaodui", "qingyise_san_haohua_qixiaodui", "yingzhuang",
-)
-CATEGORIES = (None, "dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
-CONTEXTS = (None, "gangshanghua", "qiangganghu", "gangshangpao")
-PROPERTIES = PATTERNS[:9] + ("qingyise", "xiaoqidui") + CATEGORIES[1:] + CONTEXTS[1:]
+from mjsim.vocab import PATTERNS, PROPERTIES, CATEGORY_NAMES as CATEGORIES, CONTEXT_NAMES as CONTEXTS
 assert len(PATTERNS) == _eval.N_PATTERNS and len(PROPERTIES) == _eval.N_PROPERTIES
 
 

@@ -1,4 +1,5 @@
-"""Every code <-> name table of the data and the native core, defined once.
+"""Every code <-> name table of the data and the native core, and the Chinese names of the
+ids the data uses (`label("qixiaodui")` -> "qixiaodui 七小對"), each defined once.
 
 The native enums (core/_state.pxd) are indexed by position in these tuples;
 tests/test_vocab.py ties the two together.
@@ -26,6 +27,16 @@ CALL_NAMES = ("pung", "kong", "chow")
 #: Anhua wild categories (index 0: none) and win contexts (index 0: none)
 CATEGORY_NAMES = (None, "dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
 CONTEXT_NAMES = (None, "gangshanghua", "qiangganghu", "gangshangpao")
+#: hand patterns, indexed by the native pattern code (P_* in core/_eval.pxd): Wanzai's 15,
+#: then Anhua's 硬莊 (its wild categories and contexts are properties)
+PATTERNS = (
+    "pinghu", "shisanlan", "qixing_shisanlan", "quanqiuren", "daqidui", "qixiaodui",
+    "haohua_qixiaodui", "shuang_haohua_qixiaodui", "san_haohua_qixiaodui",
+    "qingyise_pinghu", "qingyise_daqidui", "qingyise_qixiaodui", "qingyise_haohua_qixiaodui",
+    "qingyise_shuang_haohua_qixiaodui", "qingyise_san_haohua_qixiaodui", "yingzhuang",
+)
+#: properties of a win, indexed by bit (PR_* in core/_eval.pxd)
+PROPERTIES = PATTERNS[:9] + ("qingyise", "xiaoqidui") + CATEGORY_NAMES[1:] + CONTEXT_NAMES[1:]
 #: rule sets, indexed by the native game code (GAME_* in core/_eval.pxd)
 GAMES = ("wanzai", "anhua")
 #: rule values, each indexed by its native code
@@ -33,3 +44,35 @@ WALL_MODELS = ("table", "flat")
 PASS_RON_LOCKS = ("none", "until_own_discard", "same_kind_until_own_discard")
 DEALER_ON_DRAW = ("stay", "next", "last_drawer")
 DISCARD_WIN_WILDS = ("none", "dan_wang_face_value", "face_value")
+
+#: Chinese names of the ids the data uses (patterns, properties, wild categories, win kinds)
+CHINESE = {
+    # Wanzai patterns (RULES §2.2) and properties
+    "pinghu": "平胡", "shisanlan": "十三爛", "qixing_shisanlan": "七星十三爛", "quanqiuren": "全求人",
+    "daqidui": "大七對", "qixiaodui": "七小對", "haohua_qixiaodui": "豪華七小對",
+    "shuang_haohua_qixiaodui": "雙豪華七小對", "san_haohua_qixiaodui": "三豪華七小對",
+    "qingyise_pinghu": "清一色平胡", "qingyise_daqidui": "清一色大七對", "qingyise_qixiaodui": "清一色七小對",
+    "qingyise_haohua_qixiaodui": "清一色豪華七小對", "qingyise_shuang_haohua_qixiaodui": "清一色雙豪華七小對",
+    "qingyise_san_haohua_qixiaodui": "清一色三豪華七小對", "qingyise": "清一色",
+    # Anhua (RULES §3)
+    "yingzhuang": "硬莊", "xiaoqidui": "小七對", "dan_wang": "單王", "san_wang": "三王", "si_wang": "四王",
+    "liu_wang": "六王", "qi_wang": "七王", "gangshanghua": "槓上花", "qiangganghu": "搶槓胡",
+    "gangshangpao": "槓上炮",
+    # win kinds
+    "self_draw": "自摸", "discard": "點炮", "rob_kong": "搶槓", "instant": "特殊平胡",
+    # games and money
+    "wanzai": "萬載", "anhua": "安化七王", "fire": "上火", "piao": "飄", "birds": "抓鳥",
+    "kong_added": "補槓", "kong_exposed": "明槓", "kong_concealed": "暗槓", "kong_refund": "槓錢退還",
+    "win": "胡",
+}
+
+
+def chinese(name: str) -> str:
+    """The Chinese name of an id, or ''."""
+    return CHINESE.get(str(name), "")
+
+
+def label(name: str) -> str:
+    """'qixiaodui' -> 'qixiaodui 七小對'; an id without a Chinese name as it is."""
+    zh = chinese(name)
+    return f"{name} {zh}" if zh else str(name)

@@ -1,6 +1,6 @@
 """The players: native built-ins (_random, _greedy, _ev, _search behind _api.pxd's one
 dispatch) and the Python player protocol."""
-from mjsim import _debug_build_first
+from mjsim._buildpath import debug_build_first as _debug_build_first
 
 _debug_build_first(__path__, "players")
 

@@ -8,7 +8,7 @@ its seat makes, through the GIL, so a Python player is far slower than the built
 Each method receives a `TableView` of the live hand, valid only during the call:
 `view.seat`, `view.dealer`, `view.hand` (34 counts), `view.melds` (per seat), `view.discards`
 (per seat), `view.seen` (visible copies per kind), `view.wall_left`, `view.scores`, `view.passed_wins`
-(discard wins this seat has let pass in this hand, which the 漏胡 lock follows),
+(discard wins this seat has let pass in this hand, which the pass_ron_lock rule follows),
 `view.shanten()` (wilds as wilds), `view.drawn` (on a turn: the tile just drawn), and
 `view.builtin(name)`: the answer the built-in player `name` ("random", "greedy",
 "greedy_v1", "ev" with its default options; `mjsim.vocab.PLAYERS` lists them) gives to the

@@ -7,7 +7,7 @@ set's differences are data here, not branches there.  A field a rule set leaves 
 """
 from __future__ import annotations
 
-from mjsim.rules import WANZAI_VALUE_IDS, Rules
+from mjsim.rulesets.rules import WANZAI_VALUE_IDS, Rules
 from mjsim.vocab import (CATEGORY_NAMES, CONTEXT_NAMES, DEALER_ON_DRAW, DISCARD_WIN_WILDS, GAMES,
                          KONG_NAMES, PASS_RON_LOCKS, WALL_MODELS)
 

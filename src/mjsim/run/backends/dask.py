@@ -11,8 +11,16 @@ import contextlib
 import time
 from collections.abc import Iterator
 
-from mjsim.runner import (DASK_CONNECT_SECONDS, PROGRESS_TOPIC, ChunkResult, ChunkTask, SchedulerLost,
-                          _count_hands, _first_line, _take, build_chunk)
+from mjsim.dataset.storage import first_line
+from mjsim.run.chunks import PROGRESS_TOPIC, ChunkResult, ChunkTask, _count_hands, _take, build_chunk
+
+
+class SchedulerLost(OSError):
+    """The Dask scheduler went away during the run."""
+
+
+#: seconds to wait for a --scheduler to answer like a Dask scheduler
+DASK_CONNECT_SECONDS = 5.0
 
 
 def _dask_window(client, workers: int) -> int:
@@ -148,8 +156,8 @@ def _connect_client(address: str, timeout: float):
         return box["client"]
     e = box.get("error")
     if isinstance(e, ValueError):
-        raise ValueError(_first_line(e))
-    detail = f": {_first_line(e)}" if e is not None else f" within {timeout:g} s (--scheduler-timeout)"
+        raise ValueError(first_line(e))
+    detail = f": {first_line(e)}" if e is not None else f" within {timeout:g} s (--scheduler-timeout)"
     raise OSError(f"cannot connect to the Dask scheduler at {address}{detail}")
 
 
@@ -196,7 +204,7 @@ def dask_client(backend: str, scheduler: str | None, workers: int, timeout: floa
             client.wait_for_workers(workers, timeout=120)
     except ValueError as e:   # a malformed address
         quiet.restore()
-        raise ValueError(f"--scheduler {scheduler!r}: {_first_line(e)}") from None
+        raise ValueError(f"--scheduler {scheduler!r}: {first_line(e)}") from None
     except BaseException:
         quiet.restore()
         raise

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mjsim.measures import GAME_PATTERNS, GAME_WIN_KINDS, WILD_CATEGORIES
+from mjsim.analysis.measures import GAME_PATTERNS, GAME_WIN_KINDS, WILD_CATEGORIES
 
 __all__ = ["Target", "measure_names", "parse_targets", "run_to_precision"]
 
@@ -90,7 +90,7 @@ def _recorded_hands(out: Path, spec) -> int | None:
     """Hands the manifest records for this variant when the rest of what shapes the data
     is the same and they are whole chunks (the chunks on disk are then a prefix of any
     longer run), else None."""
-    from mjsim import runner
+    from mjsim.run import runner
 
     if not (Path(out) / "manifest.json").exists():
         return None
@@ -105,7 +105,7 @@ def _recorded_hands(out: Path, spec) -> int | None:
 
 def _allow_growth(out: Path, spec) -> None:
     """Let the manifest accept more hands for this variant (never fewer)."""
-    from mjsim import runner
+    from mjsim.run import runner
 
     recorded = _recorded_hands(out, spec)
     if recorded is None or recorded >= spec.hands:
@@ -123,7 +123,8 @@ def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, re
     `report(hands, widths)` is called after each step; `run_step(spec)` runs one step
     (default: mjsim.runner.run(spec, out, **run_options)).
     """
-    from mjsim import runner, stats
+    from mjsim.run import runner
+    from mjsim.analysis import stats
 
     chunk = spec.chunk
     if max_hands < chunk:

@@ -32,9 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from mjsim import _core, engine, evplayer, game
+from mjsim import _core
+from mjsim.play import engine
+from mjsim.players import ev as evplayer
+from mjsim.play import game
 from mjsim.players import _ev
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 
 EV_DRAW, EV_DISCARD, EV_PUNG, EV_CHOW, EV_KONG = 0, 1, 2, 3, 4
 EV_INDICATOR, EV_BUZHANG = 10, 11

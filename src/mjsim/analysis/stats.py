@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjsim.measures import GAME_PATTERNS, GAME_PROPERTIES, GAME_WIN_KINDS, WILD_CATEGORIES  # noqa: F401
+from mjsim.analysis.measures import GAME_PATTERNS, GAME_PROPERTIES, GAME_WIN_KINDS, WILD_CATEGORIES  # noqa: F401
 
 __all__ = [
     "ALPHA", "Comparison", "Mean", "Rate", "VariantStats", "compare", "compare_all", "connect", "query",
@@ -231,7 +231,7 @@ class VariantStats:
         """Every measure as a pandas DataFrame: one row each, estimate, 95 % interval, method."""
         import pandas as pd
 
-        from mjsim.names import chinese
+        from mjsim.vocab import chinese
 
         rows = []
         for r in self.rates:
@@ -277,7 +277,7 @@ def _dataset_tables(root: str | Path, directory: Path) -> list[str]:
     """The tables of a dataset (hands, wins and, from schema 2 on, payments), each
     variant's Parquet files checked first (runner.partition_problem): one line naming a
     damaged, misnamed or foreign file, not a DuckDB traceback or hands counted twice."""
-    from mjsim.runner import partition_problem
+    from mjsim.dataset.storage import partition_problem
 
     present = []
     for table in ("hands", "wins", "payments"):
@@ -393,7 +393,7 @@ def query_frame(root: str | Path, sql: str):
 
 def variants(root: str | Path) -> list[str]:
     """The variants present in the dataset, manifest order first."""
-    from mjsim.runner import decode_variant
+    from mjsim.dataset.layout import decode_variant
 
     root = Path(root)
     if not root.is_dir():
@@ -446,8 +446,8 @@ def _file_rules(root: Path, variant: str):
     """The Rules a variant was made with, from a file's metadata (None if unreadable)."""
     import pyarrow.parquet as pq
 
-    from mjsim.rules import Rules
-    from mjsim.runner import partition
+    from mjsim.rulesets.rules import Rules
+    from mjsim.dataset.layout import partition
 
     try:
         path = next(iter(sorted(partition(root, "hands", variant).glob("*.parquet"))))
@@ -458,7 +458,7 @@ def _file_rules(root: Path, variant: str):
 
 
 def _variant_stats(root: Path, variant: str, info: dict) -> VariantStats:
-    from mjsim.chunkstats import variant_sums
+    from mjsim.analysis.chunkstats import variant_sums
 
     sums = variant_sums(root, variant)
     game = sums.game
@@ -701,8 +701,8 @@ def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, l
     from scipy.stats import t as student
     from statsmodels.stats.contingency_tables import mcnemar
 
-    from mjsim import measures as M
-    from mjsim.chunkstats import paired_sums
+    from mjsim.analysis import measures as M
+    from mjsim.analysis.chunkstats import paired_sums
 
     lists = M.union(a.lists, b.lists)
     fire = any(r.section == "fire" for r in (*a.rates, *b.rates))

@@ -13,7 +13,7 @@ import numpy as np
 
 from mjsim import _core
 from mjsim.rulesets import native
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 from mjsim.tiles import TileError, check_copies, check_kind, format_tiles, kind_name, parse_tile, parse_tiles, to_counts
 
 PATTERNS = _core.PATTERNS

@@ -17,9 +17,12 @@ from itertools import chain, compress
 
 import numpy as np
 
-from mjsim import _core, evplayer, searchplayer, vocab
+from mjsim import _core, vocab
+from mjsim.players import ev as evplayer
+from mjsim.players import options as player_options
+from mjsim.players import search as searchplayer
 from mjsim.rulesets import native
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 from mjsim.tiles import format_tiles, kind_name
 
 #: the native players, and the names that play one of them with their own numbers:
@@ -193,7 +196,7 @@ def _build_native(rules: Rules, players) -> _core.NativeGame:
     opts = [searchplayer.player_opts(rules.game)] * 4
     for i, player in enumerate(players):
         if isinstance(player, str):
-            name, options = evplayer.split_name(player)
+            name, options = player_options.split_name(player)
             if name not in PLAYERS:
                 raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
             codes.append(vocab.PLAYERS.index(ALIASES.get(name, name)))

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjsim import measures as M
+from mjsim.analysis import measures as M
 
 __all__ = ["ChunkFiles", "HandFrame", "PairedSums", "VariantSums", "chunk_groups", "paired_sums", "variant_files",
            "variant_sums"]
@@ -61,7 +61,7 @@ class ChunkFiles:
 
 def variant_files(root: Path, variant: str) -> list[ChunkFiles]:
     """Every chunk of a variant in hand order; a hands file without its wins file is an error."""
-    from mjsim.runner import parse_chunk_name, partition
+    from mjsim.dataset.layout import parse_chunk_name, partition
 
     def by_name(table: str) -> dict[str, Path]:
         part = partition(root, table, variant)

@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mjsim import engine
-from mjsim.names import label
-from mjsim.populations import SEPARATOR
-from mjsim.rules import Rules, RulesError, parse_override
+from mjsim.play import engine
+from mjsim.vocab import label
+from mjsim.run.spec import SEPARATOR
+from mjsim.rulesets.rules import Rules, RulesError, parse_override
 from mjsim.tiles import format_tiles, parse_tiles
 
 def _hide_flag_types() -> None:
@@ -102,7 +102,7 @@ def _tiles(kinds, chinese: bool) -> str:
 
 def _print_version(value: bool) -> None:
     if value:
-        from mjsim import __version__
+        from mjsim.version import __version__
 
         console.print(f"mjsim {__version__}", highlight=False)
         raise typer.Exit()
@@ -207,7 +207,7 @@ _RUN_HELP = {
 
 def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_version_mix=False,
                scheduler_timeout=None):
-    from mjsim import runner
+    from mjsim.run import runner
 
     try:
         return runner.run(specs, out, workers=workers, backend=backend, scheduler=scheduler,
@@ -226,7 +226,7 @@ def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_versi
 def _run_precision(spec, out, targets, max_hands, run_step):
     """simulate --precision: grow the run (each step through `run_step`, which prints the
     errors); one line per step; the summed RunResult."""
-    from mjsim import precision as prec
+    from mjsim.run import precision as prec
 
     def step(hands, widths):
         parts = ", ".join(f"{t.name} ±{widths[t.name]:.4g} (target {t.halfwidth:g})" for t in targets)
@@ -290,12 +290,12 @@ def simulate(
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary's measures as JSON records."),
 ):
     """Play seeded hands into a Parquet dataset (resumable), then print a summary."""
-    from mjsim import runner
+    from mjsim.run import runner
 
     r = load_rules(rules, settings)
     pops = _populations(players)
     if precision:
-        from mjsim import precision as prec
+        from mjsim.run import precision as prec
 
         if len(pops) > 1:
             raise ValueError("--precision runs one population: give --players once")
@@ -319,7 +319,8 @@ def simulate(
 
 def _summary(out, variants: list[str], result, csv: Optional[Path], json_out: Optional[Path]) -> None:
     """simulate's end: the summary table (and its measures as files), the timing line."""
-    from mjsim import report, stats
+    from mjsim.analysis import report
+    from mjsim.analysis import stats
 
     found = stats.summarize_all(out, only=variants)
     report.print_summary(found, console)
@@ -338,7 +339,8 @@ def report_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every measure as JSON records."),
 ):
     """Tables of every measure with 95% intervals, and a self-contained HTML report with plots."""
-    from mjsim import report, stats
+    from mjsim.analysis import report
+    from mjsim.analysis import stats
 
     missing = set(variant) - set(stats.variants(directory))
     if missing:
@@ -353,7 +355,7 @@ def report_cmd(
 
 
 def _one_variant(directory: Path, variant: Optional[str], option: str):
-    from mjsim import stats
+    from mjsim.analysis import stats
 
     found = stats.variants(directory)
     if variant is None and len(found) > 1:
@@ -362,7 +364,7 @@ def _one_variant(directory: Path, variant: Optional[str], option: str):
 
 
 def _write_tables(frame, csv: Optional[Path], json_out: Optional[Path]) -> None:
-    from mjsim import report
+    from mjsim.analysis import report
 
     for path in (csv, json_out):
         if path is not None:
@@ -379,7 +381,8 @@ def _check_adjust(adjust: str) -> str:
 
 
 def _comparison(base, others, html_path: Path, csv, json_out, adjust: str):
-    from mjsim import report, stats
+    from mjsim.analysis import report
+    from mjsim.analysis import stats
 
     results = stats.compare_all(base, others, adjust=adjust)
     note = _blind_line(base, others)
@@ -392,7 +395,7 @@ def _comparison(base, others, html_path: Path, csv, json_out, adjust: str):
 def _blind_line(base, others) -> str | None:
     """The one line above a comparison whose players cannot respond to its change (printed,
     and returned for the HTML page)."""
-    from mjsim.populations import blind_note
+    from mjsim.run.populations import blind_note
 
     note = blind_note(base, others)
     if note:
@@ -402,8 +405,8 @@ def _blind_line(base, others) -> str | None:
 
 def _populations(texts: list[str]):
     """--players given 0..n times -> [(name, players)]; none: the default population."""
-    from mjsim import runner
-    from mjsim.populations import populations
+    from mjsim.run import runner
+    from mjsim.run.populations import populations
 
     return populations(texts or [runner.DEFAULT_PLAYERS])
 
@@ -414,8 +417,10 @@ def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjus
     side by side with whether the populations agree; the CSV/JSON rows carry both."""
     import pandas as pd
 
-    from mjsim import report, runner, stats
-    from mjsim.populations import agreement_rows, strip_population
+    from mjsim.analysis import report
+    from mjsim.run import runner
+    from mjsim.analysis import stats
+    from mjsim.run.populations import agreement_rows, strip_population
 
     per_population, frames, paths = [], [], []
     for name, (base, *others) in zip(names, groups):
@@ -458,7 +463,7 @@ def compare_cmd(
         "compared on its own, then every difference is shown per population, with whether they agree.")),
 ):
     """Two datasets side by side: differences, 95% intervals, adjusted significance (paired when they share a seed)."""
-    from mjsim import stats
+    from mjsim.analysis import stats
 
     adjust = _check_adjust(adjust)
     if players:
@@ -477,8 +482,8 @@ def _compare_populations(dir_a: Path, dir_b: Path, variant_a, variant_b, players
                          adjust: str) -> None:
     """compare --players P [--players Q ...]: per population, its variant of DIR_A against
     its variant of DIR_B."""
-    from mjsim import stats
-    from mjsim.populations import select_variant
+    from mjsim.analysis import stats
+    from mjsim.run.populations import select_variant
 
     pops = _populations(players)
     groups = []
@@ -521,7 +526,8 @@ def sweep(
     adjust: str = typer.Option("holm", "--adjust", help=_ADJUST_HELP),
 ):
     """Run every combination of a grid of rule values into one dataset and compare them (paired: same walls)."""
-    from mjsim import runner, stats
+    from mjsim.run import runner
+    from mjsim.analysis import stats
 
     adjust = _check_adjust(adjust)
 
@@ -557,7 +563,7 @@ def query(
     json_rows: bool = typer.Option(False, "--json", help="Print every row as a JSON record (one array) instead of a table."),
 ):
     """Run SQL (DuckDB) over the dataset: the views `hands`, `wins` and `payments` (quote the column "end")."""
-    from mjsim import stats
+    from mjsim.analysis import stats
 
     if limit < 0:
         raise ValueError(f"--limit must be 0 or more, got {limit}")
@@ -600,7 +606,7 @@ def arena(
 ):
     """Duplicate arena: CHALLENGER in each seat against three baselines on the same deals;
     the edge in points per seat-hand with a deal-clustered 95% interval."""
-    from mjsim import arena as arena_mod
+    from mjsim.run import arena as arena_mod
 
     r = load_rules(rules, settings)
     ch, base = arena_mod.parse_player(challenger), arena_mod.parse_player(baseline)
@@ -625,7 +631,8 @@ def fit_ev(
 ):
     """Re-fit the ev player's win-probability and danger model by self-play under RULES,
     into OUT (the entry for the rules' game; other entries in OUT are kept)."""
-    from mjsim import evfit, runner
+    from mjsim.run import evfit
+    from mjsim.run import runner
 
     r = load_rules(rules, settings)
     if hands < 100:
@@ -675,14 +682,15 @@ def replay(
     settings: list[str] = typer.Option([], "--set", help="Override a rule parameter: key=value (repeatable)."),
 ):
     """Replay one hand of a run: every event, one per line, and the scoring explained."""
-    from mjsim import game, runner
-    from mjsim.replay import describe
+    from mjsim.play import game
+    from mjsim.run import runner
+    from mjsim.play.replay import describe
 
     seed = runner._positive_int("--seed", seed, minimum=0, maximum=runner.MAX_SEED)
     hand_index = runner._positive_int("--hand", hand_index, minimum=0, maximum=runner.MAX_HANDS - 1)
     session_hands = runner._positive_int("--session-hands", session_hands, maximum=runner.MAX_SESSION_HANDS)
     r = load_rules(rules, settings)
-    from mjsim import runner
+    from mjsim.run import runner
 
     names = runner.parse_players(players)
     if len(names) == 1:
@@ -772,8 +780,8 @@ def balance_cmd(
 ):
     """Find the rule values that meet targets: every candidate on the same seeds, bisection
     for one parameter, Optuna for several; answers with 95% intervals."""
-    from mjsim import balance as bal
-    from mjsim import runner
+    from mjsim.run import balance as bal
+    from mjsim.run import runner
 
     base = load_rules(rules, settings)
     varies = [bal.parse_vary(v, base) for v in vary]
@@ -815,7 +823,7 @@ def balance_cmd(
         if a.result.message:
             console.print(prefix + a.result.message, highlight=False, markup=False, soft_wrap=True)
     page = bal.html_page(answers, base, " ".join(sys.argv))
-    from mjsim import report
+    from mjsim.analysis import report
 
     path = report.write_html(html or Path(out) / "balance.html", page)
     if write is not None:

@@ -16,7 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mjsim import evplayer
+from mjsim.players import options as player_options
+from mjsim.run.spec import SEPARATOR, parse_players
 
 __all__ = ["VALUE_BLIND", "VALUE_KEYS", "Agreement", "agree", "agreement_rows", "blind_note",
            "population_name", "populations", "select_variant", "strip_population"]
@@ -26,8 +27,6 @@ __all__ = ["VALUE_BLIND", "VALUE_KEYS", "Agreement", "agree", "agreement_rows", 
 VALUE_BLIND = frozenset({"random", "greedy", "greedy_v1"})
 #: rule tables whose change only a value-reading player (ev) can respond to
 VALUE_KEYS = ("values", "multipliers")
-#: between a population's name and the rest of a variant's label ("greedy / birds=2")
-SEPARATOR = " / "
 
 
 def population_name(players: Sequence[str]) -> str:
@@ -39,7 +38,6 @@ def population_name(players: Sequence[str]) -> str:
 def populations(texts: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
     """Each --players text -> (name, four canonical players); a population given twice
     (in any spelling) is a ValueError naming it."""
-    from mjsim.runner import parse_players
 
     out: list[tuple[str, tuple[str, ...]]] = []
     for text in texts:
@@ -60,7 +58,7 @@ def strip_population(label: str, population: str) -> str:
 def select_variant(directory, players: tuple[str, ...], variant: str | None, option: str) -> str:
     """The variant of `directory` played by `players` (named `variant` within its population,
     or its only one); ValueError naming what is missing or ambiguous."""
-    from mjsim import stats
+    from mjsim.analysis import stats
 
     manifest = stats._manifest(directory)
     name = population_name(players)
@@ -81,7 +79,7 @@ def _base_names(info: dict) -> set[str] | None:
     players = info.get("players")
     if not players:
         return None
-    return {evplayer.split_name(p)[0] for p in players}
+    return {player_options.split_name(p)[0] for p in players}
 
 
 def _value_changes(a, b) -> list[str]:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 
 __all__ = ["DEFAULT_DEALS", "ArenaResult", "Interval", "PlayerSpec", "PlayerStats",
            "parse_player", "run_arena"]
@@ -81,7 +81,8 @@ def player_options(name: str) -> dict[str, float]:
     The game module declares them as ``PLAYER_OPTIONS = {name: {option: default}}``;
     a player it does not list takes no options.
     """
-    from mjsim import evplayer, game
+    from mjsim.players import ev as evplayer
+    from mjsim.play import game
 
     declared = dict(getattr(game, "PLAYER_OPTIONS", {}).get(name, {}))
     if name in evplayer.EV_NAMES:      # and a model file written by `mjsim fit-ev`
@@ -93,7 +94,7 @@ def parse_player(text: str | PlayerSpec) -> PlayerSpec:
     """'greedy' or 'ev:fold=0.5,claim=1' -> PlayerSpec; ValueError naming what is wrong."""
     if isinstance(text, PlayerSpec):
         text = str(text)
-    from mjsim import game
+    from mjsim.play import game
 
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"a player is a name such as greedy (optionally name:key=value,...), got {text!r}")
@@ -200,7 +201,7 @@ def _tables(challenger: PlayerSpec, baseline: PlayerSpec) -> list[tuple[str, ...
 def _play_chunk(task) -> tuple[int, int, dict]:
     """One (table, chunk): the few columns the arena needs (runs in a worker)."""
     table, rules, players, seed, start, count = task
-    from mjsim.game import simulate_chunk
+    from mjsim.play.game import simulate_chunk
 
     hands, wins = simulate_chunk(rules, players, seed, start, count, 1)
     keep = {"deltas": np.stack([hands[f"delta_{s}"] for s in range(4)], axis=1).astype(np.int64),
@@ -222,7 +223,7 @@ def _run_tasks(tasks: list, workers: int, take: Callable[[tuple], None]) -> None
     import concurrent.futures as cf
     import multiprocessing
 
-    from mjsim import runner
+    from mjsim.run import runner
 
     # the runner's choices: spawn (the driver may run threads), workers ignore Ctrl-C
     pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)),
@@ -335,7 +336,7 @@ class _PlayerSums:
             self.patterns[int(code)] = self.patterns.get(int(code), 0) + int(c)
 
     def stats(self, label: str) -> PlayerStats:
-        from mjsim import PATTERNS
+        from mjsim.play.engine import PATTERNS
 
         n, s, total = self.seat_hands, self.sums, self.wins
         counts = {PATTERNS[code]: c for code, c in self.patterns.items()}
@@ -425,7 +426,7 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
     """
     import time
 
-    from mjsim import runner
+    from mjsim.run import runner
 
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules, got {type(rules).__name__}")
@@ -436,7 +437,7 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
     chunk = min(deals, DEFAULT_CHUNK) if chunk is None else runner._positive_int("--chunk", chunk)
     tables = _tables(ch, base)
     # one zero-hand call per distinct seating: the game's own check of players and rules
-    from mjsim.game import simulate_chunk
+    from mjsim.play.game import simulate_chunk
 
     simulate_chunk(rules, tables[0], seed, 0, 0, 1)
     tasks = [(t, rules, players, seed, start, min(chunk, deals - start))

@@ -1,6 +1,6 @@
 """Rule sets: load, validate and override the rule parameters of RULES.md.
 
-A rule set is one of the shipped TOML files (``rules/wanzai.toml``, ``rules/anhua.toml``,
+A rule set is one of the shipped TOML files (``rulesets/wanzai.toml``, ``rulesets/anhua.toml``,
 which hold every parameter with its default) or a user TOML file that names its game
 (``rules = "wanzai"``) and gives only the keys it changes; missing keys, and missing ids
 inside tables, take that game's shipped defaults. Single keys can be overridden from
@@ -80,7 +80,7 @@ ANHUA_MULTIPLIER_IDS = (
     "gangshangpao",
 )
 
-_RULES_DIR = Path(__file__).resolve().parent / "rules"
+_RULES_DIR = Path(__file__).resolve().parent          # the shipped wanzai.toml, anhua.toml
 _OVERRIDE = "override"
 
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import math
 
-from mjsim import evplayer, vocab
+from mjsim import vocab
+from mjsim.players import ev as evplayer
 
 N_PLAYER_OPTS = 72
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_THREAT = 64, 65, 66, 67

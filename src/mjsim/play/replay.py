@@ -8,7 +8,7 @@ session's first dealer with how it was chosen (RULES §1 Sessions).
 """
 from __future__ import annotations
 
-from mjsim.rules import Rules
+from mjsim.rulesets.rules import Rules
 from mjsim.tiles import format_tiles, parse_tiles
 
 SEAT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")

@@ -19,10 +19,10 @@ from string import Template
 
 import numpy as np
 
-from mjsim import stats as st
-from mjsim.names import chinese
-from mjsim.names import label as zh_label
-from mjsim.stats import Comparison, Mean, Pairing, Rate, VariantStats
+from mjsim.analysis import stats as st
+from mjsim.vocab import chinese
+from mjsim.vocab import label as zh_label
+from mjsim.analysis.stats import Comparison, Mean, Pairing, Rate, VariantStats
 
 __all__ = ["comparison_frame", "html_comparison", "html_report", "print_comparison", "print_report",
            "print_agreement", "print_summary", "report_frame", "write_html", "write_table"]
@@ -486,7 +486,7 @@ def write_table(frame, path: str | Path) -> Path:
 #: The CJK font mjsim ships (src/mjsim/data, made by tools/make_cjk_font.py: a subset of
 #: Noto Sans CJK TC, SIL OFL 1.1, with ASCII and every Chinese character mjsim writes): the
 #: HTML embeds it and the plots use it, so Chinese renders on a machine without a CJK font.
-CJK_FONT_FILE = Path(__file__).with_name("data") / "mjsim-cjk.otf"
+CJK_FONT_FILE = Path(__file__).resolve().parents[1] / "data" / "mjsim-cjk.otf"
 CJK_FONT_FAMILY = "mjsim CJK subset"
 #: installed CJK families matplotlib may use if the shipped file is missing
 CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP", "Source Han Sans SC",
@@ -800,7 +800,7 @@ class _Page:
         self.body.append(f"<img alt=\"{_esc(title)}\" src=\"data:image/png;base64,{png}\">")
 
     def render(self, title: str) -> str:
-        from mjsim import __version__
+        from mjsim.version import __version__
 
         toc = ["<nav class=\"toc\"><strong>Contents</strong><ul>"]
         depth = 2

@@ -30,7 +30,6 @@ option given always wins.  The ranges and plain defaults are below.
 from __future__ import annotations
 
 import json
-import math
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -59,77 +58,6 @@ MODEL_FILES = {"ev": "data/ev_model.json", "ev_v1": "data/ev_v1_model.json"}
 
 class PlayerOptionError(ValueError):
     """A player name or option that cannot be used (the message names it)."""
-
-
-def split_name(name: str) -> tuple[str, dict]:
-    """'ev:fold=0.5,claim=2' -> ('ev', {'fold': 0.5, 'claim': 2.0}); a plain name -> (name, {}).
-    Only `ev` and `ev_v1` take options; bad keys and values raise PlayerOptionError."""
-    name = name.strip()
-    base, sep, rest = name.partition(":")
-    base = base.strip()
-    if not sep:
-        return base, {}
-    if base not in (*EV_NAMES, "search"):
-        raise PlayerOptionError(f"player {base!r} takes no options (only {', '.join(EV_NAMES)} and search do), "
-                                f"got {name!r}")
-    keys = _keys(base)
-    options: dict = {}
-    for item in rest.split(","):
-        key, eq, value = (x.strip() for x in item.partition("="))
-        if not eq or not key:
-            raise PlayerOptionError(f"player {name!r}: options are key=value pairs ({', '.join(keys)}), got {item.strip()!r}")
-        if key not in keys:
-            raise PlayerOptionError(f"player {name!r}: unknown option {key!r} (expected one of {', '.join(keys)})")
-        if key in options:
-            raise PlayerOptionError(f"player {name!r}: option {key!r} given twice")
-        if key not in KEYS:     # search's own (mjsim.searchplayer)
-            from mjsim import searchplayer
-            options[key] = searchplayer.parse_option(name, key, value)
-            continue
-        if key == "model":
-            if not Path(value).is_file():
-                raise PlayerOptionError(f"player {name!r}: model file {value!r} not found")
-            options[key] = value
-            continue
-        _, lo, hi = STYLE[key]
-        try:
-            v = float(value)
-        except ValueError:
-            v = math.nan
-        if not lo <= v <= hi:
-            raise PlayerOptionError(f"player {name!r}: {key} must be a number {lo:g}..{hi:g}, got {value!r}")
-        options[key] = v
-    return base, options
-
-
-def _keys(base: str) -> tuple[str, ...]:
-    """The option keys of player `base` (search takes ev's and its own)."""
-    if base == "search":
-        from mjsim import searchplayer
-        return KEYS + searchplayer.KEYS
-    return KEYS
-
-
-def canonical(name: str) -> str:
-    """One spelling per player: options in a fixed order, numbers as %g."""
-    base, options = split_name(name)
-    if not options:
-        return base
-    parts = [f"{k}={options[k]}" if isinstance(options[k], str) else f"{k}={options[k]:g}"
-             for k in _keys(base) if k in options]
-    return f"{base}:{','.join(parts)}"
-
-
-def join_names(tokens: list[str]) -> list[str]:
-    """Comma-split player text back into names: 'ev:fold=1,claim=2,greedy' -> two names
-    (a token with '=' but no ':' continues the options of the name before it)."""
-    out: list[str] = []
-    for t in tokens:
-        if out and "=" in t and ":" not in t and ":" in out[-1]:
-            out[-1] = f"{out[-1]},{t}"
-        else:
-            out.append(t)
-    return out
 
 
 @lru_cache(maxsize=16)

@@ -1,0 +1,1 @@
+"""Where chunks run: a local process pool or a Dask cluster."""

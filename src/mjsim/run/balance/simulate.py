@@ -1,0 +1,163 @@
+"""The evaluator that plays candidates: each candidate one variant of the output dataset, on
+the same seeds (common random numbers), its hands grown in whole chunks; the resume state."""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from mjsim.run.balance.problem import FIRST_HANDS, STATE_FILE, Target, Vary, apply
+from mjsim.run.balance.search import Estimate
+
+
+# ------------------------------------------------------------------------------------
+# The simulation side: candidates as variants of one dataset
+
+
+def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None) -> tuple[int, int, int]:
+    """(chunk, start hands, cap): the first step is one chunk of about max_hands / 64 (at
+    least FIRST_HANDS, at most the runner's default chunk), and the cap is max_hands in
+    whole chunks."""
+    from mjsim.run import runner
+
+    if chunk is None:
+        # a first step of a few thousand hands at least: fewer say little about a pattern's share
+        want = min(runner.DEFAULT_CHUNK, max(session_hands, max_hands // 64, min(max_hands, FIRST_HANDS)))
+        chunk = max(session_hands, want // session_hands * session_hands)
+        # a chunk that divides --hands, when one is near: the last step is then --hands itself
+        divisors = [c for c in range(session_hands, runner.DEFAULT_CHUNK + 1, session_hands)
+                    if max_hands % c == 0 and max(want / 2, min(FIRST_HANDS, max_hands)) <= c]
+        if divisors:
+            chunk = min(divisors, key=lambda c: (abs(c - want), c))
+    if chunk % session_hands:
+        raise ValueError(f"--chunk {chunk} must be a multiple of --session-hands {session_hands}")
+    if max_hands < chunk:
+        raise ValueError(f"--hands {max_hands:,} is less than one chunk ({chunk:,} hands)")
+    return chunk, chunk, max_hands // chunk * chunk
+
+
+class SimulationEvaluator:
+    """Plays a candidate (positions -> rules) for a number of hands into `out`, a variant
+    each, and reads the targets' estimates and 95 % intervals.
+
+    Results are kept in DIR/balance-state.json, keyed by variant and hands: a rerun follows
+    the same path and reads them back, so a resumed search gives the same answer (the data
+    of a candidate may have grown past a step that is asked again)."""
+
+    def __init__(self, base, varies: Sequence[Vary], targets: Sequence[Target], *, players, out: Path,
+                 seed: int, session_hands: int, chunk: int, run_step: Callable, label_suffix: str = "",
+                 progress: Callable | None = None):
+        from mjsim.run import runner
+
+        self.base, self.varies, self.targets = base, list(varies), list(targets)
+        self.players = runner.parse_players(players)
+        self.out, self.seed, self.session_hands, self.chunk = Path(out), seed, session_hands, chunk
+        self.run_step, self.suffix, self.progress = run_step, label_suffix, progress
+        self.hands_played = 0
+        self.labels: dict[tuple, str] = {}
+
+    def values(self, pos: tuple) -> tuple:
+        return tuple(v.value(p) for v, p in zip(self.varies, pos))
+
+    def label(self, pos: tuple) -> str:
+        return " ".join(f"{v.name}={_show(x)}" for v, x in zip(self.varies, self.values(pos))) + self.suffix
+
+    def spec(self, pos: tuple, hands: int):
+        from mjsim.run import runner
+
+        rules = apply(self.base, self.varies, self.values(pos))
+        return runner.make_spec(rules, players=self.players, hands=hands, session_hands=self.session_hands,
+                                seed=self.seed, chunk=self.chunk, label=self.label(pos))
+
+    def __call__(self, pos: tuple, hands: int) -> list[Estimate]:
+        from mjsim.run import precision
+        from mjsim.analysis import stats
+
+        spec = self.spec(pos, hands)
+        state = _read_state(self.out)
+        known = state.get(spec.variant, {}).get(str(hands), {})
+        if all(_tkey(t) in known for t in self.targets):
+            return [tuple(known[_tkey(t)]) for t in self.targets]
+        recorded = precision._recorded_hands(self.out, spec)
+        if recorded is not None and recorded > hands:
+            spec = self.spec(pos, recorded)      # grown past this step by an earlier run
+        precision._allow_growth(self.out, spec)
+        if self.progress is not None:
+            self.progress(self.label(pos), spec.hands, self.hands_played)
+        result = self.run_step(spec)
+        self.hands_played += getattr(result, "hands_done", 0) or 0
+        if spec.hands > hands:
+            st = _prefix_stats(self.out, spec, hands)
+        else:
+            st = stats.variant_stats(self.out, spec.variant)
+        found = {m.key: m for m in (*st.rates, *st.means)}
+        out = []
+        for t in self.targets:
+            m = found.get(t.key)
+            if m is None:
+                est, lo, hi = math.nan, math.nan, math.nan
+            else:
+                est = m.freq if hasattr(m, "freq") else m.mean
+                lo, hi = m.ci
+            out.append((float(est), float(lo), float(hi)))
+        state = _read_state(self.out)
+        entry = state.setdefault(spec.variant, {}).setdefault(str(hands), {})
+        entry.update({_tkey(t): list(e) for t, e in zip(self.targets, out)})
+        _write_state(self.out, state)
+        return out
+
+
+def _prefix_stats(out: Path, spec, hands: int):
+    """The statistics of a variant's first `hands` hands (whole chunks): a temporary
+    dataset of links to those chunk files, read as any dataset. A resumed search whose
+    state file is gone then sees at each step what the first run saw."""
+    import shutil
+    import tempfile
+
+    from mjsim.run import runner
+    from mjsim.analysis import stats
+
+    tmp = Path(tempfile.mkdtemp(prefix="mjsim-balance-"))
+    try:
+        for table in runner.TABLES:
+            src = runner.partition(out, table, spec.variant)
+            dst = runner.partition(tmp, table, spec.variant)
+            dst.mkdir(parents=True)
+            for start, count in runner.plan_chunks(spec):
+                if start >= hands:
+                    break
+                f = src / runner.chunk_name(spec, start, count)
+                if f.exists():
+                    (dst / f.name).symlink_to(f.resolve())
+        manifest = runner.read_manifest(out)
+        entry = dict(manifest["variants"].get(spec.variant, {}), hands=hands)
+        (tmp / "manifest.json").write_text(json.dumps({"variants": {spec.variant: entry}}))
+        return stats.variant_stats(tmp, spec.variant)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _tkey(t: Target) -> str:
+    return f"{t.section}:{t.name}"
+
+
+def _show(x) -> str:
+    if isinstance(x, float):
+        return f"{x:.12g}"
+    if isinstance(x, (list, tuple)):
+        return "[" + ",".join(map(_show, x)) + "]"
+    return str(x)
+
+
+def _read_state(out: Path) -> dict:
+    try:
+        return json.loads((Path(out) / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_state(out: Path, state: dict) -> None:
+    from mjsim.run import runner
+
+    runner.write_atomic(Path(out) / STATE_FILE, (json.dumps(state, indent=1, ensure_ascii=False) + "\n").encode())

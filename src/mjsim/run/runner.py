@@ -1,0 +1,365 @@
+"""Millions of seeded hands, in chunks, to a Parquet dataset; a local process pool or Dask.
+
+Layout of an output directory ``DIR``::
+
+    DIR/manifest.json                                   one entry per variant: what made it
+    DIR/hands/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
+    DIR/wins/variant=<v>/chunk-s<seed>-<start>-<count>.parquet   (same chunk, same name)
+    DIR/payments/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
+
+``<v>`` is the variant name URI-encoded (``a=b-1a2b3c4d`` -> ``a%3Db-1a2b3c4d``), the hive
+convention pyarrow, pandas, DuckDB and polars all decode; the variant lives in the path only,
+never also as a column in the files (two sources of one column is what breaks pandas).
+
+Why it is shaped like this:
+
+- A hand depends only on (rules, players, master seed, hand index) and the earlier hands of
+  its session, and a chunk never splits a session, so a chunk's rows do not depend on who
+  computes it or on how the run is cut: ``--workers``, ``--chunk`` and the backend change
+  the files, never the rows.
+- Workers return encoded Parquet bytes and the driver alone writes files (tmp name, then
+  ``os.replace``). So a chunk file is complete or absent, an interrupted run leaves only
+  finished chunks, and a Dask cluster needs no file system shared with the driver.
+- Resume = skip chunks whose two files exist. What shaped the data (rules hash, seed,
+  players, session length, chunk size, number of hands) is kept in ``manifest.json``; a
+  rerun that differs in any of these is refused with a message instead of mixing data.
+- Memory is bounded whatever the number of hands: at most ``2 x workers`` chunks are in
+  flight and each is written and dropped as soon as it arrives.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mjsim.dataset.layout import plan_chunks, n_chunks, chunk_in_plan, chunk_name, parse_chunk_name, partition  # noqa: F401
+from mjsim.dataset.manifest import check_manifest, read_manifest, write_manifest, environment  # noqa: F401
+from mjsim.dataset.schema import (PAY_REASONS, SCHEMA_VERSION, TABLES, WIN_KINDS, encode_parquet,  # noqa: F401
+                                  hands_schema, payments_schema, wins_schema)
+from mjsim.dataset.layout import decode_variant, encode_variant  # noqa: F401
+from mjsim.dataset.storage import (LOCK_NAME, QUARANTINE, check_writable, chunk_done, directory_lock,  # noqa: F401
+                                   first_line, partition_problem, remove_stale_tmp, store_chunk,
+                                   verify_existing, write_atomic)
+from mjsim.players import ev as evplayer
+from mjsim.players import options as player_options
+from mjsim.run import chunks
+from mjsim.run.backends.dask import DASK_CONNECT_SECONDS, SchedulerLost
+from mjsim.run.backends.local import _execute_pool, _import_arrow, _init_worker, _new_counter, _stop_pool  # noqa: F401
+from mjsim.run.chunks import (PROGRESS_SLICE, PROGRESS_TOPIC, ChunkResult, ChunkTask, GameUnavailable,  # noqa: F401
+                              _Counter, _simulator_module, build_chunk, resolve_simulator)
+from mjsim.run.spec import (DEFAULT_CHUNK, DEFAULT_HANDS, DEFAULT_OUT, DEFAULT_PLAYERS,  # noqa: F401
+                            DEFAULT_SESSION_HANDS, MAX_CHUNK, MAX_HANDS, MAX_SEED, MAX_SESSION_HANDS, RunSpec,
+                            _not_whole_sessions, _positive_int, _split_top_level, grid_variants, make_spec,
+                            parse_grid, parse_players, sweep_specs)
+
+
+SIMULATOR = "mjsim.play.game:simulate_chunk"
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; every completed chunk is on disk. `result` says how far it got."""
+
+    def __init__(self, result: RunResult):
+        super().__init__("interrupted")
+        self.result = result
+
+
+# ------------------------------------------------------------------------------------
+# Running
+
+
+@dataclass
+class RunResult:
+    out: Path
+    variants: list[str]
+    hands_total: int = 0
+    hands_done: int = 0          # by this run
+    hands_skipped: int = 0       # already on disk
+    chunks_total: int = 0
+    chunks_done: int = 0
+    chunks_skipped: int = 0
+    seconds: float = 0.0
+    simulate_seconds: float = 0.0  # summed over workers
+    encode_seconds: float = 0.0    # Arrow + Parquet encoding, summed over workers
+    write_seconds: float = 0.0     # driver: writing files
+    wins: int = 0
+    backend: str = "local"
+    workers: int = 1
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks_done + self.chunks_skipped == self.chunks_total
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class RunFailed(OSError):
+    """A run stopped by an error after it started writing (a full disk, a lost Dask
+    scheduler); every completed chunk is kept. The message says how far it got."""
+
+    def __init__(self, message: str, result: RunResult):
+        super().__init__(message)
+        self.result = result
+
+
+#: seconds between two plain progress lines when stderr is not a terminal
+PROGRESS_EVERY = 10.0
+
+
+def _say(console, line: str) -> None:
+    if console is None:
+        import sys
+
+        print(line, file=sys.stderr)
+    else:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT, *,
+        workers: int | None = None, backend: str = "local", scheduler: str | None = None,
+        progress: bool = True, console=None, simulator: str | None = None,
+        allow_version_mix: bool = False, scheduler_timeout: float = DASK_CONNECT_SECONDS,
+        progress_every: float = PROGRESS_EVERY) -> RunResult:
+    """Run every chunk of every spec not yet on disk; return what was done.
+
+    Raises ValueError/OSError for bad input before creating anything, RunInterrupted on
+    Ctrl-C and RunFailed on an error mid-run (completed chunks stay in both cases), and
+    whatever a worker raised otherwise. Holds DIR's lock for the whole run.
+    """
+    specs = [specs] if isinstance(specs, RunSpec) else list(specs)
+    if not specs:
+        raise ValueError("nothing to run")
+    if out is None or not str(out).strip():
+        raise ValueError("--out is empty: give the output directory")
+    if len({s.variant for s in specs}) != len(specs):
+        raise ValueError("two variants of the run have the same rules")
+    if backend not in ("local", "dask"):
+        raise ValueError(f"--backend must be 'local' or 'dask', got {backend!r}")
+    if scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    if isinstance(scheduler_timeout, bool) or not isinstance(scheduler_timeout, (int, float)) \
+            or not 0 < scheduler_timeout <= 3600:
+        raise ValueError(f"--scheduler-timeout must be 0..3600 seconds, got {scheduler_timeout!r}")
+    cores = default_workers()
+    workers = cores if workers in (None, 0) else _positive_int("--workers", workers)
+    if workers > cores and not scheduler:   # processes on this machine: more than cores only slows it
+        _say(console, f"--workers {workers} capped at {cores}, the number of cores this process may use")
+        workers = cores
+    simulator = simulator or SIMULATOR
+    out = Path(out)
+
+    # every check before the first file: bad input leaves nothing behind
+    for spec in specs:
+        validate_players_and_rules(spec, simulator)
+    check_manifest(out, specs, allow_version_mix)
+    check_writable(out)
+    # the cluster before the lock: an unreachable scheduler leaves nothing behind either
+    from mjsim.run.backends import dask as dask_backend
+
+    with dask_backend.dask_client(backend, scheduler, workers, scheduler_timeout) as client, directory_lock(out):
+        for spec in specs:
+            for table in TABLES:
+                partition(out, table, spec.variant).mkdir(parents=True, exist_ok=True)
+        remove_stale_tmp(out, specs)
+        check_manifest(out, specs, allow_version_mix)   # again, now that no one else writes
+        done = {s.variant: verify_existing(out, s, allow_version_mix=allow_version_mix,
+                                           say=lambda line: _say(console, line)) for s in specs}
+        write_manifest(out, specs, complete={})
+        result = RunResult(out, [s.variant for s in specs], backend=backend, workers=workers)
+        result.chunks_total = sum(n_chunks(s) for s in specs)
+        result.hands_total = sum(s.hands for s in specs)
+        result.chunks_skipped = sum(len(d) for d in done.values())
+        result.hands_skipped = sum(sum(d.values()) for d in done.values())
+        n_todo = result.chunks_total - result.chunks_skipped
+        if client is None:
+            result.workers = max(1, min(workers, n_todo))
+        todo = (ChunkTask(spec, start, count, simulator) for spec in specs
+                for start, count in plan_chunks(spec) if done[spec.variant].get(start) != count)
+        counter = _Counter() if client is not None else _new_counter(result.workers)
+        t0 = time.perf_counter()
+        try:
+            with _progress_bar(progress, console, result, counter, progress_every) as advance:
+                for chunk in _execute(todo, n_todo, result.workers, client, counter):
+                    t = time.perf_counter()
+                    store_chunk(out, chunk)
+                    result.write_seconds += time.perf_counter() - t
+                    result.chunks_done += 1
+                    result.hands_done += chunk.task.count
+                    result.simulate_seconds += chunk.simulate_seconds
+                    result.encode_seconds += chunk.encode_seconds
+                    result.wins += chunk.n_wins
+                    advance(chunk.task.count)
+        except KeyboardInterrupt:
+            result.seconds = time.perf_counter() - t0
+            remove_stale_tmp(out, specs)
+            raise RunInterrupted(result) from None
+        except OSError as e:      # a full disk, a read-only remount, a lost scheduler
+            result.seconds = time.perf_counter() - t0
+            remove_stale_tmp(out, specs)
+            raise RunFailed(failed_message(e, result), result) from None
+        except BaseException:
+            remove_stale_tmp(out, specs)
+            raise
+        result.seconds = time.perf_counter() - t0
+        write_manifest(out, specs, complete={s.variant: True for s in specs})
+    return result
+
+
+def failed_message(e: OSError, result: RunResult) -> str:
+    what = str(e) if isinstance(e, SchedulerLost) else \
+        f"{e.strerror or first_line(e)}" + (f" ({e.filename})" if e.filename else "")
+    return (f"run stopped: {what}; {result.chunks_done + result.chunks_skipped:,} of {result.chunks_total:,} chunks "
+            f"({result.hands_done + result.hands_skipped:,} hands) are complete in {result.out}; "
+            f"run the same command again to resume")
+
+
+def validate_players_and_rules(spec: RunSpec, simulator: str) -> None:
+    """Ask the game itself, in this process, before any work: unknown players, a rule set
+    it cannot play yet. A zero-hand call is the cheapest complete check of the contract."""
+    module = _simulator_module_or_error(simulator)
+    known = getattr(module, "PLAYERS", None)
+    if known is not None:
+        for seat, name in enumerate(spec.players):
+            if player_options.split_name(name)[0] not in known:
+                raise ValueError(f"unknown player {name!r} for seat {seat} (expected one of {', '.join(known)})")
+    resolve_simulator(simulator)(spec.rules, spec.players, spec.seed, 0, 0, spec.session_hands)
+
+
+def _simulator_module_or_error(simulator: str):
+    try:
+        return _simulator_module(simulator)
+    except ImportError as e:
+        raise GameUnavailable(f"the game loop {simulator!r} is not available: {e}") from e
+
+
+def _execute(tasks: Iterator[ChunkTask], n_tasks: int, workers: int, client, counter=None) -> Iterator[ChunkResult]:
+    """Chunk results in completion order (any order: file names carry the position)."""
+    if not n_tasks:
+        return iter(())
+    if client is not None:
+        from mjsim.run.backends import dask as dask_backend
+
+        chunks.set_progress_counter(None)   # in-process Dask workers report by event, like remote ones
+        if counter is not None:
+            dask_backend.follow_progress(client, counter)
+        return dask_backend.execute(tasks, client, workers)
+    if workers == 1 or n_tasks == 1:
+        _import_arrow()
+        chunks.set_progress_counter(counter)
+        return (build_chunk(t) for t in tasks)   # no pool to start for one worker
+    return _execute_pool(tasks, min(workers, n_tasks), counter)
+
+
+class _Progress:
+    """Hands done so far: those stored plus, when workers report them, those played inside
+    chunks not yet stored. One definition of the rate (hands done by this run / seconds
+    since it started) serves the bar, the plain lines and the final line."""
+
+    def __init__(self, result: RunResult, counter):
+        self.result, self.counter, self.t0 = result, counter, time.perf_counter()
+        self.stored = 0
+
+    def hands(self) -> int:
+        played = self.counter.value if self.counter is not None else 0
+        return self.result.hands_skipped + min(max(self.stored, played), self.result.hands_total)
+
+    def rate(self) -> float:
+        elapsed = time.perf_counter() - self.t0
+        return (self.hands() - self.result.hands_skipped) / elapsed if elapsed > 0 else 0.0
+
+    def line(self, label: str) -> str:
+        done, total, rate = self.hands(), self.result.hands_total, self.rate()
+        eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
+        return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
+                f"{rate:,.0f} hands/s, ETA {eta}")
+
+
+@contextlib.contextmanager
+def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every: float = PROGRESS_EVERY):
+    """Progress on stderr; yields advance(n) for each stored chunk.
+
+    A terminal gets a rich bar refreshed 4 times a second from the workers' shared hand
+    counter (so it moves within chunks); anything else gets a plain line every `every`
+    seconds and one at the end.
+    """
+    if not enabled:
+        yield lambda n: None
+        return
+    import threading
+
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = console or Console(stderr=True)
+    state = _Progress(result, counter)
+    label = result.variants[0] if len(result.variants) == 1 else f"{len(result.variants)} variants"
+
+    def advance(n: int) -> None:
+        state.stored += n
+
+    stop = threading.Event()
+    if not console.is_terminal:
+        def lines():
+            while not stop.wait(every):
+                _say(console, state.line(label))
+
+        thread = threading.Thread(target=lines, daemon=True, name="mjsim-progress")
+        thread.start()
+        try:
+            yield advance
+        finally:
+            stop.set()
+            thread.join()
+            _say(console, state.line(label))
+        return
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task) -> Text:
+            rate = state.rate()
+            eta = (task.total - task.completed) / rate if rate > 0 else None
+            text = f"{rate:,.0f} hands/s ETA " + (f"{int(eta) // 60}:{int(eta) % 60:02d}" if eta is not None else "-")
+            return Text(text, style="progress.data.speed")
+
+    bar = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("hands"), Rate(), TimeElapsedColumn(),
+        console=console, transient=False, refresh_per_second=4,
+    )
+    with bar:
+        task = bar.add_task(escape(label), total=result.hands_total, completed=result.hands_skipped)
+
+        def poll():
+            while not stop.wait(0.25):
+                bar.update(task, completed=state.hands())
+
+        thread = threading.Thread(target=poll, daemon=True, name="mjsim-progress")
+        thread.start()
+        try:
+            yield advance
+        finally:
+            stop.set()
+            thread.join()
+            bar.update(task, completed=state.hands())
+
+
+def interrupted_message(result: RunResult) -> str:
+    return (f"interrupted: {result.chunks_done + result.chunks_skipped:,} of {result.chunks_total:,} chunks "
+            f"({result.hands_done + result.hands_skipped:,} hands) are complete in {result.out}; "
+            f"run the same command again to resume")
