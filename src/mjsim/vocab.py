@@ -35,6 +35,8 @@ PATTERNS = (
     "qingyise_pinghu", "qingyise_daqidui", "qingyise_qixiaodui", "qingyise_haohua_qixiaodui",
     "qingyise_shuang_haohua_qixiaodui", "qingyise_san_haohua_qixiaodui", "yingzhuang",
 )
+#: Wanzai's patterns are the first N_WANZAI_PATTERNS (N_WANZAI_VALUES in core/_eval.pxd)
+N_WANZAI_PATTERNS = 15
 #: properties of a win, indexed by bit (PR_* in core/_eval.pxd)
 PROPERTIES = PATTERNS[:9] + ("qingyise", "xiaoqidui") + CATEGORY_NAMES[1:] + CONTEXT_NAMES[1:]
 #: rule sets, indexed by the native game code (GAME_* in core/_eval.pxd)

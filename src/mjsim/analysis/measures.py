@@ -28,22 +28,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mjsim.vocab import CATEGORY_NAMES, N_WANZAI_PATTERNS, PATTERNS, PAY_REASONS
+from mjsim.rulesets.traits import traits
+
 __all__ = ["Def", "Lists", "definitions", "lists_for", "merged_names", "union"]
 
-_WANZAI_PATTERNS = (
-    "pinghu", "shisanlan", "qixing_shisanlan", "quanqiuren", "daqidui", "qixiaodui",
-    "haohua_qixiaodui", "shuang_haohua_qixiaodui", "san_haohua_qixiaodui", "qingyise_pinghu",
-    "qingyise_daqidui", "qingyise_qixiaodui", "qingyise_haohua_qixiaodui",
-    "qingyise_shuang_haohua_qixiaodui", "qingyise_san_haohua_qixiaodui",
-)
-WILD_CATEGORIES = ("dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
+_WANZAI_PATTERNS = PATTERNS[:N_WANZAI_PATTERNS]
+WILD_CATEGORIES = CATEGORY_NAMES[1:]
 #: listed even when they never occurred: a zero count still has an informative upper bound
 GAME_PATTERNS = {"wanzai": _WANZAI_PATTERNS, "anhua": ("yingzhuang", "pinghu")}
 GAME_PROPERTIES = {
     "wanzai": _WANZAI_PATTERNS[:9] + ("qingyise",),
     "anhua": ("qingyise", "xiaoqidui", *WILD_CATEGORIES, "gangshanghua", "qiangganghu", "gangshangpao"),
 }
-PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
 GAME_WIN_KINDS = {
     "wanzai": ("self_draw", "discard", "rob_kong"),
     "anhua": ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant"),
@@ -108,7 +105,7 @@ def lists_for(game: str, found: dict, has_turn: bool, has_claims: bool, has_paym
         merged_names(GAME_PATTERNS.get(game, ()), found.get("patterns", ())),
         merged_names(GAME_WIN_KINDS.get(game, ()), found.get("kinds", ())),
         merged_names(GAME_PROPERTIES.get(game, ()), found.get("properties", ())),
-        merged_names(WILD_CATEGORIES if game == "anhua" else (), found.get("categories", ())),
+        merged_names(traits(game).wild_categories, found.get("categories", ())),
         has_turn=has_turn,
         has_claims=has_claims,
         reasons=merged_names(PAY_REASONS, found.get("reasons", ())) if has_payments else None,
@@ -147,7 +144,7 @@ def definitions(lists: Lists, fire: bool = True) -> list[Def]:
     d += [Def("win kind", k, "rate", f"kind:{k}") for k in L.kinds]
     d += [Def("pattern", p, "rate", f"pat:{p}") for p in L.patterns]
     d += [Def("property", p, "rate", f"prop:{p}") for p in L.properties]
-    if L.game == "anhua":
+    if traits(L.game).wilds:
         d += [Def("wild category", c, "rate", f"cat:{c}") for c in L.categories]
     # per pattern: what a win of it is worth and the share of all win money it carries
     d += [Def("pattern points", p, "mean", f"patp:{p}", n=f"patn:{p}", unit="wins") for p in L.patterns]
@@ -156,7 +153,7 @@ def definitions(lists: Lists, fire: bool = True) -> list[Def]:
     d += [Def("property money", p, "rate", f"propr:{p}", n="sum:received", unit="points") for p in L.properties]
     d += [Def("seat", f"seat {s} wins", "rate", f"won:{s}") for s in range(4)]
     d += [Def("seat", f"seat {s} deals in", "rate", f"dealt:{s}") for s in range(4)]
-    if L.game == "anhua":
+    if traits(L.game).birds:
         d += [Def("birds", "wins with a bird hit", "rate", "bw", n="nw", unit="wins", defined_by=("birds",)),
               _win_mean("birds", "birds hit per win", "birds_hit", defined_by=("birds",))]
     for kind in ("exposed", "added", "concealed"):

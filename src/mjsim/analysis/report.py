@@ -151,7 +151,7 @@ def pattern_value(s: VariantStats, pattern: str) -> str:
     rules = s.rules
     if rules is None:
         return "–"
-    if s.game == "wanzai":
+    if rules.traits.pattern_values:
         v = rules.get(f"values.{pattern}")
         return f"{v[0]} / {v[1]}" if v is not None else "–"
     v = rules.get(f"multipliers.{pattern}")

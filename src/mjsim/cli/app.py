@@ -162,7 +162,7 @@ def _hand_facts(r: Rules, kinds, meld_list, discard, win_tile, wild, context, ch
                    "hand": _tiles(kinds, chinese) + "".join(f"  [{k} {_tiles(parse_tiles(t), chinese)}]"
                                                              for k, t in meld_list),
                    "melds": [[k, t] for k, t in meld_list]}
-    if wild is not None and r.game == "anhua":
+    if wild is not None and r.traits.wilds:
         ind = engine._indicator(r, wild)
         facts["wilds"] = f"indicator {_tiles([ind], chinese)} → {_tiles(engine.wild_tiles(ind), chinese)}"
     if len(kinds) == 14 - 3 * n_melds:

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mjsim.vocab import PAY_REASONS as VOCAB_PAY_REASONS, WIN_KIND_NAMES
+
 if TYPE_CHECKING:
     from mjsim.run.spec import RunSpec
 
 
 #: The game contract's win kinds (mjsim.game.WIN_KINDS wins if the game module defines it).
-WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
+WIN_KINDS = WIN_KIND_NAMES
 END_NAMES = ("draw", "win")
 
 #: Layout of the files (file metadata ``mjsim.schema_version``). 2: no ``variant`` column
@@ -42,7 +44,7 @@ PAYMENTS_ARRAYS = {
     "reason": np.int8, "pattern": np.int16,
 }
 #: the game contract's payment reasons (mjsim.game.PAY_REASONS wins if the game defines it)
-PAY_REASONS = ("win", "kong_added", "kong_exposed", "kong_concealed", "kong_refund", "instant")
+PAY_REASONS = VOCAB_PAY_REASONS
 #: the tables of a dataset, one file per chunk in each; a chunk is done when all exist
 TABLES = ("hands", "wins", "payments")
 

@@ -15,6 +15,7 @@ from mjsim import _core
 from mjsim.rulesets import native
 from mjsim.rulesets.rules import Rules
 from mjsim.tiles import TileError, check_copies, check_kind, format_tiles, kind_name, parse_tile, parse_tiles, to_counts
+from mjsim.rulesets.traits import traits
 
 PATTERNS = _core.PATTERNS
 PROPERTIES = _core.PROPERTIES
@@ -79,7 +80,7 @@ def _is_run(game: str, kinds: Sequence[int]) -> bool:
     ks = sorted(kinds)
     if ks[0] < 27:
         return ks[2] < 27 and ks[0] // 9 == ks[2] // 9 and ks[1] == ks[0] + 1 and ks[2] == ks[0] + 2
-    return game == "wanzai" and frozenset(ks) in _HONOR_RUNS
+    return traits(game).honor_runs and frozenset(ks) in _HONOR_RUNS
 
 
 def parse_melds(game: str, melds: Iterable) -> list[Meld]:
@@ -126,7 +127,7 @@ def meld_info(melds: Sequence[Meld]) -> tuple:
 
 
 def _indicator(rules: Rules, wild) -> int:
-    if rules.game == "wanzai":
+    if not rules.traits.wilds:
         if wild is not None:
             raise TileError("Wanzai has no wilds: do not pass wild=...")
         return -1
@@ -160,9 +161,9 @@ def _prepare(rules: Rules, hand, melds, wild, sizes: tuple[int, ...]):
     info = meld_info(ms)
     held = [c + m for c, m in zip(counts, info[4])]
     check_copies(held, "hand and melds together")
-    if rules.game == "anhua":
-        if any(held[27:]):
-            raise TileError("Anhua is played with the 108 suited tiles: honors (z) are not allowed")
+    if not rules.traits.honors and any(held[27:]):
+        raise TileError("Anhua is played with the 108 suited tiles: honors (z) are not allowed")
+    if rules.traits.wilds:
         if held[indicator] > 3:
             raise TileError(f"one {kind_name(indicator)} is the turned-up indicator, so only 3 more exist")
     return counts, info, indicator

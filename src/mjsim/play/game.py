@@ -24,6 +24,7 @@ from mjsim.players import search as searchplayer
 from mjsim.rulesets import native
 from mjsim.rulesets.rules import Rules
 from mjsim.tiles import format_tiles, kind_name
+from mjsim.rulesets.traits import traits
 
 #: the native players, and the names that play one of them with their own numbers:
 #: ev_v1 is the native ev with the model and style ev had before issue 19
@@ -40,8 +41,7 @@ KONG_NAMES = vocab.KONG_NAMES
 PAY_REASONS = vocab.PAY_REASONS
 PAY_NAMES = PAY_REASONS              # the older name
 
-WIN_KINDS = ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant")
-assert WIN_KINDS == vocab.WIN_KIND_NAMES
+WIN_KINDS = vocab.WIN_KIND_NAMES
 
 __all__ = ["PAY_REASONS", "PLAYERS", "WIN_KINDS", "Event", "HandRecord", "Win", "play", "simulate_chunk", "simulate_hands"]
 
@@ -320,7 +320,7 @@ def _win_factors(rules: Rules, pattern: int, props: int, points: int, kind: str,
     """The score's named factors (no birds): their product is `points` unless capped."""
     base = rules["base"]
     out = [("base", base)] if base != 1 else []
-    if rules.game == "wanzai":
+    if rules.traits.pattern_values:
         return [(_core.PATTERNS[pattern], points // base)] + out
     if kind == "instant":
         return [("instant", rules["instant_win_score"])] + out
@@ -363,13 +363,13 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         raise ValueError(f"dice must be a dice sum 2..12, got {dice!r}")
     raw = game.play(seed, hand_index, session_dealer, bool(log), wall, dice or 0, fire_hands)
     wins = []
-    anhua = rules.game == "anhua"
+    per_payer = rules.traits.birds     # birds make each payer's amount its own: the native loop's payments
     for (winner, payer, tile, pattern, props, points, received, kind, category, birds_hit, hard, paid), turn \
             in zip(raw["wins"], raw["turns"]):
         kind = WIN_KINDS[kind]
         factors = _win_factors(rules, pattern, props, points, kind, hard, category)
         payments, bird_seats, capped = [], (), None
-        if anhua:
+        if per_payer:
             # (payer, amount, bird factor) as the native loop paid them
             payments = [tuple(p) for p in paid]
             bird_seats = tuple((winner + b % 9) % 4 for b in raw["birds"])
@@ -439,7 +439,7 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
 def _scripted_wall(wall, game: str = "wanzai") -> list[int]:
     from mjsim.tiles import parse_tiles
 
-    n, n_kinds = (136, 34) if game == "wanzai" else (108, 27)
+    n, n_kinds = traits(game).n_tiles, traits(game).n_kinds
     from mjsim.tiles import check_kind
 
     kinds = parse_tiles(wall) if isinstance(wall, str) else [check_kind(k) for k in wall]

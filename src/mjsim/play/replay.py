@@ -86,7 +86,7 @@ def _multipliers(rules: Rules, record, p: int, r: int, value: int, parts: list[s
 
 def _kong_explanation(rules: Rules, record, e) -> str:
     """Why a Wanzai kong payment has its amount: kong value × base × fire × dealer (§2.4)."""
-    if rules.game != "wanzai":
+    if not rules.traits.kong_payments:
         return ""
     kind = e.reason.removeprefix("kong_")
     value = rules["kong_values"][kind]
@@ -104,7 +104,7 @@ def _payment_explanation(rules: Rules, record, e) -> str:
     win = next((w for w in record.wins if w.winner == e.to_seat), None)
     if win is None:
         return ""
-    if rules.game == "anhua":
+    if not rules.traits.pattern_values:
         return _anhua_explanation(win, e)
     p, r = e.seat, e.to_seat
     base = rules["base"]

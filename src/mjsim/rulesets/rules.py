@@ -29,6 +29,9 @@ from typing import Any
 
 import tomllib
 
+from mjsim.rulesets.traits import TRAITS, GameTraits
+from mjsim.vocab import CATEGORY_NAMES, GAMES, KONG_NAMES, N_WANZAI_PATTERNS, PATTERNS
+
 __all__ = [
     "ANHUA_MULTIPLIER_IDS",
     "KONG_VALUE_IDS",
@@ -41,32 +44,16 @@ __all__ = [
     "parse_override",
 ]
 
-SHIPPED = ("wanzai", "anhua")
+SHIPPED = GAMES
 
 #: Wanzai hand ids (RULES.md §2.2-2.3), in table order.
-WANZAI_VALUE_IDS = (
-    "pinghu",
-    "shisanlan",
-    "qixing_shisanlan",
-    "quanqiuren",
-    "daqidui",
-    "qixiaodui",
-    "haohua_qixiaodui",
-    "shuang_haohua_qixiaodui",
-    "san_haohua_qixiaodui",
-    "qingyise_pinghu",
-    "qingyise_daqidui",
-    "qingyise_qixiaodui",
-    "qingyise_haohua_qixiaodui",
-    "qingyise_shuang_haohua_qixiaodui",
-    "qingyise_san_haohua_qixiaodui",
-)
+WANZAI_VALUE_IDS = PATTERNS[:N_WANZAI_PATTERNS]
 
 #: Wanzai kong payment kinds (RULES.md §2.4).
-KONG_VALUE_IDS = ("added", "exposed", "concealed")
+KONG_VALUE_IDS = KONG_NAMES
 
 #: Anhua wild categories (RULES.md §3.1), smallest first.
-WILD_CATEGORIES = ("dan_wang", "san_wang", "si_wang", "liu_wang", "qi_wang")
+WILD_CATEGORIES = CATEGORY_NAMES[1:]
 
 #: Anhua score factors (RULES.md §3.2).
 ANHUA_MULTIPLIER_IDS = (
@@ -446,7 +433,7 @@ def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
     and §3.2-3.5 allow at once (the fire exponent counts only seats that can be on fire).
     """
     base = tree["base"]
-    if game == "wanzai":
+    if TRAITS[game].pattern_values:
         fire_on = [f > 0 for f in tree["fire"]]
         dealer = 2 if tree["dealer_pays_double"] else 1
         best = (0, "base", "")
@@ -669,6 +656,11 @@ class Rules:
         game = _game_of(tree, source)
         checked = _check(_merge(_shipped_tree(game), tree, game, source), game, source)
         self._set(checked, game, name or game, source)
+
+    @property
+    def traits(self) -> GameTraits:
+        """What this rule set's game is made of (rulesets/traits.py)."""
+        return TRAITS[self.game]
 
     def _set(self, checked: dict, game: str, name: str, source: str) -> None:
         canon = _canonical(checked)

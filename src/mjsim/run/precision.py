@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mjsim.analysis.measures import GAME_PATTERNS, GAME_WIN_KINDS, WILD_CATEGORIES
+from mjsim.analysis.measures import GAME_PATTERNS, GAME_WIN_KINDS
+from mjsim.rulesets.traits import traits
 
 __all__ = ["Target", "measure_names", "parse_targets", "run_to_precision"]
 
@@ -30,8 +31,7 @@ def measure_names(game: str) -> dict[str, tuple[str, str]]:
     out.update({f"seat{s}": ("score", f"seat {s}") for s in range(4)})
     out.update({p: ("pattern", p) for p in GAME_PATTERNS.get(game, ())})
     out.update({k: ("win kind", k) for k in GAME_WIN_KINDS.get(game, ())})
-    if game == "anhua":
-        out.update({c: ("wild category", c) for c in WILD_CATEGORIES})
+    out.update({c: ("wild category", c) for c in traits(game).wild_categories})
     return out
 
 

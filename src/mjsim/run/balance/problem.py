@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from mjsim.rulesets.traits import traits
 
 
 #: growth of the hands per step: the interval narrows by half
@@ -181,7 +182,7 @@ def known_measures(game: str) -> dict[tuple[str, str], object]:
 
     lists = M.Lists(game, list(M.GAME_PATTERNS.get(game, ())), list(M.GAME_WIN_KINDS.get(game, ())),
                     list(M.GAME_PROPERTIES.get(game, ())),
-                    list(M.WILD_CATEGORIES if game == "anhua" else ()), has_turn=True, has_claims=True,
+                    list(traits(game).wild_categories), has_turn=True, has_claims=True,
                     reasons=list(M.PAY_REASONS))
     return {d.key: d for d in M.definitions(lists, fire=True)}
 
