@@ -30,7 +30,7 @@ import math
 
 from mjsim import evplayer
 
-N_PLAYER_OPTS = 72
+N_PLAYER_OPTS = 80
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_THREAT = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
 ROLLOUT_CODES = {"ev": 4, "greedy": 1}      # PLAYER_EV, PLAYER_GREEDY (core/_state.pxd)
