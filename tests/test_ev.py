@@ -113,8 +113,9 @@ def test_claim_zero_never_claims():
 def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
-    assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6}
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6",) * 4, 1, 0, 300, 1)
+    assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6,
+                                                      "passed": 1}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1",) * 4, 1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
     assert not np.array_equal(plain["delta_0"], bold["delta_0"])
@@ -667,7 +668,9 @@ def test_ev_v1_is_ev_as_shipped_before():
     assert new[evplayer.OPT_VALUE] == 0.7 and new[evplayer.OPT_MIX] == 0.5
     differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
-    assert evplayer.player_opts("wanzai", player="ev_v1") == evplayer.player_opts("wanzai")
+    old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
+    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [evplayer.OPT_PASSED]
+    assert old[evplayer.OPT_PASSED] == 0 and new[evplayer.OPT_PASSED] == 1
     for name in ("ev", "ev_v1"):
         row = evplayer.player_opts("wanzai", player=name)
         assert row[evplayer.OPT_THREAT] == 0 and row[evplayer.OPT_STRETCH] == 0
