@@ -114,8 +114,9 @@ def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
     assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6,
-                                                      "passed": 1}
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1",) * 4, 1, 0, 300, 1)
+                                                      "passed": 1, "keep": 0.7}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7",) * 4,
+                                  1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
     assert not np.array_equal(plain["delta_0"], bold["delta_0"])
@@ -669,8 +670,9 @@ def test_ev_v1_is_ev_as_shipped_before():
     differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
     old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
-    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [evplayer.OPT_PASSED]
-    assert old[evplayer.OPT_PASSED] == 0 and new[evplayer.OPT_PASSED] == 1
+    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [evplayer.OPT_PASSED, evplayer.OPT_KEEP]
+    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == 0
+    assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7
     for name in ("ev", "ev_v1"):
         row = evplayer.player_opts("wanzai", player=name)
         assert row[evplayer.OPT_THREAT] == 0 and row[evplayer.OPT_STRETCH] == 0
@@ -729,8 +731,10 @@ def test_stretch_adds_wanzai_claims_only():
         h, _ = game.simulate_chunk(rules, players, 1, 0, 400, 1)
         return h, sum(int(h[f"claims_{s}"].sum()) for s in range(4))
 
-    plain, n_plain = claims(wanzai, EV4)
-    stretched, n_stretched = claims(wanzai, ("ev:stretch=1",) * 4)
+    # keep 0: with keep's folds the 400 hands take a different course, and one claim fewer
+    # in all (1,641 against 1,642) says nothing about stretch
+    plain, n_plain = claims(wanzai, ("ev:keep=0",) * 4)
+    stretched, n_stretched = claims(wanzai, ("ev:keep=0,stretch=1",) * 4)
     assert n_stretched > n_plain and not np.array_equal(plain["delta_0"], stretched["delta_0"])
     a, _ = claims(anhua, EV4)
     b, _ = claims(anhua, ("ev:stretch=1",) * 4)
@@ -818,7 +822,7 @@ def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
         for g in ("wanzai", "anhua"):
             assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 80
     v1 = evplayer.player_opts("wanzai", player="ev_v1")
-    assert v1[evplayer.OPT_KONG: evplayer.OPT_WAIT_CLASS + 3] == [0.0] * 5
+    assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
     row = evplayer.player_opts("wanzai", {"kong": -0.5, "passed": 1})
     assert row[evplayer.OPT_KONG] == -0.5 and row[evplayer.OPT_PASSED] == 1
     model = dict(evplayer.load_model("wanzai"), wait_class=[1.4, 1.2, 1.05])
@@ -832,6 +836,7 @@ def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
 @pytest.mark.parametrize("text, message", [
     ("ev:kong=11", "kong must be a number -10..10"),
     ("ev:passed=-1", "passed must be a number 0..1"),
+    ("ev:keep=1.5", "keep must be a number 0..1"),
 ])
 def test_kong_and_passed_are_checked(text, message):
     with pytest.raises(ValueError, match=message):
@@ -856,3 +861,33 @@ def test_kong_moves_wanzai_kong_decisions_only():
     a, _ = kongs(anhua, EV4)
     b, _ = kongs(anhua, ("ev:kong=-10",) * 4)
     assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_keep_values_a_folding_discard_at_a_share_of_its_ev():
+    """Facing a threat, the discards that cost shanten are candidates too: with keep 0 each
+    scores only -fold x its cost; with keep λ its score rises by λ x EV(hand after it) x
+    (1 - risk), linear in λ; the discards that keep the best shanten score as before."""
+    rules = Rules.load("wanzai")
+    vals = [tuple(rules["values"][name]) for name in WANZAI_VALUE_IDS]
+    row = evplayer.player_opts("wanzai", {"passed": 0})
+    hand = to_counts(parse_tiles("123m456p789s1379m5z"))
+    pool = list(range(27, 34)) * 2          # long pools: every opponent looks ready
+    opps = [(pool, 14, 1, 0b001), (pool, 14, 1, 0b010), (pool, 14, 0, 0)]
+
+    def scores(keep):
+        r = list(row)
+        r[evplayer.OPT_KEEP] = keep
+        return _ev.discard_scores(r, hand, [0] * 34, [0] * 34, opps, 40, vals)
+
+    _, s0, risk, cost = scores(0.0)
+    _, s1, _, _ = scores(0.35)
+    _, s2, _, _ = scores(0.7)
+    assert s0.keys() == s1.keys() == s2.keys()
+    # folding candidates score -fold x cost at keep 0 and move with keep; the others do not
+    folding = [k for k in s0 if s0[k] == pytest.approx(-row[evplayer.OPT_FOLD] * cost[k], abs=1e-12)
+               and s2[k] != s0[k]]
+    kept = [k for k in s0 if s2[k] == s0[k]]
+    assert folding and kept and set(folding) | set(kept) == set(s0)
+    for k in folding:
+        assert s2[k] > s0[k]
+        assert s2[k] - s0[k] == pytest.approx(2 * (s1[k] - s0[k]), rel=1e-9)

@@ -29,6 +29,10 @@ option given always wins.  The ranges and plain defaults are below.
   opponent has let pass since its own last discard (上家's discard just drawn after, or
   the tile just punged) as safe against that opponent: its hand has not changed, and a
   ready seat takes every win or is locked by pass_ron_lock.
+- `keep` (default 0 unless the model's style says otherwise, 0..1): facing a threat, a
+  discard that costs shanten (a folding one) is valued at `keep` times the EV of the hand
+  it leaves, so that among safe tiles the one keeping most of the hand is chosen; 0 values
+  it at 0 (only its danger counts), as ev_v1.
 - `model` (default: the shipped model): a JSON file written by `mjsim fit-ev`, whose entry
   for the game replaces the shipped win-probability and danger numbers.
 
@@ -50,11 +54,12 @@ OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
 # 全求人 shares it, the others map its logit through (intercept, slope) at OPT_FORM + 2 i
 FORMS = ("standard", "pairs", "shisanlan", "qingyise", "daqidui", "quanqiuren")
 OPT_FORM, FITTED_FORMS = 52, ("pairs", "shisanlan", "qingyise", "daqidui")
-OPT_KONG, OPT_PASSED, OPT_WAIT_CLASS = 72, 73, 74  # wait_class: 3 danger multipliers (_ev.pxd)
+OPT_KONG, OPT_PASSED, OPT_WAIT_CLASS, OPT_KEEP = 72, 73, 74, 77  # wait_class: 3 danger multipliers (_ev.pxd)
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
          "mix": (0.0, 0.0, 1.0), "threat": (0.0, 0.0, 2.0), "stretch": (0.0, 0.0, 1.0),
-         "kong": (0.0, -10.0, 10.0), "passed": (0.0, 0.0, 1.0)}
+         "kong": (0.0, -10.0, 10.0), "passed": (0.0, 0.0, 1.0),
+         "keep": (0.0, 0.0, 1.0)}
 KEYS = tuple(STYLE) + ("model",)
 MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
 
@@ -174,7 +179,7 @@ def player_opts(game: str, options: dict | None = None, player: str = "ev") -> l
     style = model.get("style", {})   # per-game defaults tuned in the arena
     for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX),
                      ("threat", OPT_THREAT), ("stretch", OPT_STRETCH), ("kong", OPT_KONG),
-                     ("passed", OPT_PASSED)):
+                     ("passed", OPT_PASSED), ("keep", OPT_KEEP)):
         row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])

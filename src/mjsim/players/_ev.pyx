@@ -765,12 +765,13 @@ cdef void init_ctx(Ctx* c, HandState* st, int s, int drawn, int claimed) noexcep
     compute_danger(c)
 
 
-cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexcept nogil:
-    """The discard from a 3n+2 hand with the highest EV after danger -> that score.
-    Candidates: the discards that keep the best shanten or the best 大七對 distance
-    (dqd_keeps), and facing a threat the others,
-    valued 0 (a folding discard: only its danger counts; valuing it by its own EV folded
-    too often and lost in the arena)."""
+cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out, double* scores) noexcept nogil:
+    """The discard from a 3n+2 hand with the highest EV after danger -> that score (and
+    each candidate's in scores[k] unless NULL).  Candidates: the discards that keep the best
+    shanten or the best 大七對 distance (dqd_keeps), and facing a threat the others (folding
+    discards), valued OPT_KEEP x their own EV: 0 counts only their danger (ev_v1); the full
+    EV folded too often and lost in the arena, 0.7 chooses among the safe tiles the one
+    that keeps most of the hand."""
     cdef int8_t sh_of[34]
     cdef int k, best_sh, best_k = -1
     cdef double v, best = NEG, fold = c.o[OPT_FOLD]
@@ -791,9 +792,17 @@ cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexc
             h[k] += 1
         elif c.defend:
             v = 0
+            if c.o[OPT_KEEP] > 0:
+                h[k] -= 1
+                c.st.seen[k] += 1
+                v = c.o[OPT_KEEP] * eval13(c, h, mi)
+                c.st.seen[k] -= 1
+                h[k] += 1
         else:
             continue
         v = v * (1 - c.risk[k]) - fold * c.cost[k]
+        if scores != NULL:
+            scores[k] = v
         if v > best:
             best = v
             best_k = k
@@ -816,7 +825,7 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
         tile[0] = drawn
         return ACT_DISCARD
     init_ctx(&c, st, s, drawn, -1)
-    now = best_discard(&c, p.hand, &p.mi, &best_k)
+    now = best_discard(&c, p.hand, &p.mi, &best_k, NULL)
     for i in range(n_kongs):
         k = kinds[i]
         gain = 0
@@ -886,7 +895,7 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
                     v += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_EXPOSED], False) / 3
                 v += c.o[OPT_KONG]
             else:
-                v = best_discard(&c, p.hand, &mi, &k)
+                v = best_discard(&c, p.hand, &mi, &k, NULL)
             take_call_tiles(st.seen, tile, &calls[i], -1)
             if weight != 1.0:
                 v = v * weight if v > 0 else v / weight
@@ -926,7 +935,7 @@ cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
         sure = st.cfg.score_cap / <double>st.cfg.ev.base
     for k in range(34):
         n += p.hand[k]
-    later = best_discard(&c, p.hand, &p.mi, &k) if n % 3 == 2 else eval13(&c, p.hand, &p.mi)
+    later = best_discard(&c, p.hand, &p.mi, &k, NULL) if n % 3 == 2 else eval13(&c, p.hand, &p.mi)
     return 3 * sure >= later
 
 # ================================================================ test and fit shim

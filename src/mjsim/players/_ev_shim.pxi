@@ -130,3 +130,27 @@ def seat_cost(opts, hand, seen, hidden, opps, int live, values, chows=(False, Fa
         st.seat[i].mi.has_chow = chow
     _seat0_danger(&c, &st, &cfg, opts, live)
     return [c.cost[k] for k in range(34)]
+
+
+def discard_scores(opts, hand, seen, hidden, opps, int live, values):
+    """best_discard of a Wanzai seat 0 holding the 3n+2 `hand` (no melds) against seats
+    1..3, under `opts`, base 1, no fire or piao and the rules' `values` (as seat_cost):
+    (the chosen kind, {kind: score} of every candidate, risk[k], cost[k])."""
+    cdef HandState st
+    cdef GameConfig cfg
+    cdef Ctx c
+    cdef double scores[34]
+    cdef int k, i, best
+    _shim_state(&st, &cfg, hand, seen, hidden, opps)
+    cfg.ev.base = 1
+    for i, (discard, self_) in enumerate(values):
+        cfg.ev.values[i][0] = discard
+        cfg.ev.values[i][1] = self_
+    _seat0_danger(&c, &st, &cfg, opts, live)
+    c.phi = c.o[OPT_SELF_SHARE]
+    wanzai_values(&c)
+    for k in range(34):
+        scores[k] = NEG
+    best_discard(&c, st.seat[0].hand, &st.seat[0].mi, &best, scores)
+    return (best, {k: scores[k] for k in range(34) if scores[k] > NEG},
+            [c.risk[k] for k in range(34)], [c.cost[k] for k in range(34)])
