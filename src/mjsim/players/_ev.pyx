@@ -765,39 +765,58 @@ cdef void init_ctx(Ctx* c, HandState* st, int s, int drawn, int claimed) noexcep
     compute_danger(c)
 
 
+cdef inline double ev_after(Ctx* c, uint8_t* h, const MeldInfo* mi, int k) noexcept nogil:
+    """eval13 of the 3n+2 hand h less one k, the discard made visible."""
+    cdef double v
+    h[k] -= 1
+    c.st.seen[k] += 1
+    v = eval13(c, h, mi)
+    c.st.seen[k] -= 1
+    h[k] += 1
+    return v
+
+
 cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out, double* scores) noexcept nogil:
     """The discard from a 3n+2 hand with the highest EV after danger -> that score (and
     each candidate's in scores[k] unless NULL).  Candidates: the discards that keep the best
     shanten or the best 大七對 distance (dqd_keeps), and facing a threat the others (folding
     discards), valued OPT_KEEP x their own EV: 0 counts only their danger (ev_v1); the full
     EV folded too often and lost in the arena, 0.7 chooses among the safe tiles the one
-    that keeps most of the hand."""
+    that keeps most of the hand.  With OPT_KEEP the kept discards are valued first: a
+    folding discard leaves a hand one shanten further, taken to be worth no more than the
+    best of theirs (emax), so one whose score could not reach theirs even so is skipped
+    without its eval13 (most of them: a folding discard is otherwise the costliest part)."""
     cdef int8_t sh_of[34]
+    cdef double after[34]
     cdef int k, best_sh, best_k = -1
-    cdef double v, best = NEG, fold = c.o[OPT_FOLD]
+    cdef double v, best = NEG, fold = c.o[OPT_FOLD], lam = c.o[OPT_KEEP], emax = 0, floor = NEG
     cdef uint64_t keep = 0 if is_anhua(c.st) else dqd_keeps(h, mi)
+    cdef bint first = lam > 0 and c.defend
     best_sh = 127
     _eval.shanten_neighbours(&c.cfg.ev, h, mi, c.st.indicator, -1, sh_of)
     for k in range(34):
         if h[k] and sh_of[k] < best_sh:
             best_sh = sh_of[k]
+    if first:
+        for k in range(34):
+            if h[k] and (sh_of[k] <= best_sh or (keep >> k) & 1):
+                after[k] = ev_after(c, h, mi, k)
+                if after[k] > emax:
+                    emax = after[k]
+                v = after[k] * (1 - c.risk[k]) - fold * c.cost[k]
+                if v > floor:
+                    floor = v
     for k in range(33, -1, -1):
         if not h[k]:
             continue
         if sh_of[k] <= best_sh or (keep >> k) & 1:
-            h[k] -= 1
-            c.st.seen[k] += 1       # the discard becomes visible
-            v = eval13(c, h, mi)
-            c.st.seen[k] -= 1
-            h[k] += 1
+            v = after[k] if first else ev_after(c, h, mi, k)
         elif c.defend:
             v = 0
-            if c.o[OPT_KEEP] > 0:
-                h[k] -= 1
-                c.st.seen[k] += 1
-                v = c.o[OPT_KEEP] * eval13(c, h, mi)
-                c.st.seen[k] -= 1
-                h[k] += 1
+            if first:
+                if scores == NULL and lam * emax * (1 - c.risk[k]) - fold * c.cost[k] < floor:
+                    continue
+                v = lam * ev_after(c, h, mi, k)
         else:
             continue
         v = v * (1 - c.risk[k]) - fold * c.cost[k]
