@@ -114,8 +114,8 @@ def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
     assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6,
-                                                      "passed": 1, "keep": 0.7}
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7",) * 4,
+                                                      "passed": 1, "keep": 0.7, "stretch": 1}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7,stretch=1",) * 4,
                                   1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
@@ -670,12 +670,13 @@ def test_ev_v1_is_ev_as_shipped_before():
     differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
     old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
-    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [evplayer.OPT_PASSED, evplayer.OPT_KEEP]
-    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == 0
-    assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7
+    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [evplayer.OPT_STRETCH,
+                                                                              evplayer.OPT_PASSED, evplayer.OPT_KEEP]
+    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == 0
+    assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7 and new[evplayer.OPT_STRETCH] == 1
     for name in ("ev", "ev_v1"):
         row = evplayer.player_opts("wanzai", player=name)
-        assert row[evplayer.OPT_THREAT] == 0 and row[evplayer.OPT_STRETCH] == 0
+        assert row[evplayer.OPT_THREAT] == 0
     # options work for ev_v1 as for ev; in Anhua ev is ev_v1 with the new style
     assert runner.parse_players("ev_v1:fold=2") == ("ev_v1:fold=2",) * 4
     anhua = Rules.load("anhua")
@@ -733,11 +734,12 @@ def test_stretch_adds_wanzai_claims_only():
 
     # keep 0: with keep's folds the 400 hands take a different course, and one claim fewer
     # in all (1,641 against 1,642) says nothing about stretch
-    plain, n_plain = claims(wanzai, ("ev:keep=0",) * 4)
+    plain, n_plain = claims(wanzai, ("ev:keep=0,stretch=0",) * 4)
     stretched, n_stretched = claims(wanzai, ("ev:keep=0,stretch=1",) * 4)
     assert n_stretched > n_plain and not np.array_equal(plain["delta_0"], stretched["delta_0"])
     a, _ = claims(anhua, EV4)
     b, _ = claims(anhua, ("ev:stretch=1",) * 4)
+    assert evplayer.player_opts("anhua")[evplayer.OPT_STRETCH] == 0
     assert all(np.array_equal(a[k], b[k]) for k in a)      # Anhua has no such claims to weigh
 
 

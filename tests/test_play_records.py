@@ -55,7 +55,8 @@ def hooks_digest() -> str:
 # (game, player, log, session_hands) -> digest of hands 0..99, seed 3.  Issue 19 changed
 # ev's Anhua play: its Anhua rows (and the Anhua variant rows with ev) were re-recorded for
 # the new ev; ev_v1, ev as it was, reproduces the old ones (its rows below).  Wanzai ev's
-# style passed 1 and keep 0.7 moved its Wanzai rows and the Wanzai variant rows with ev.
+# style passed 1, keep 0.7 and stretch 1 moved its Wanzai rows and the Wanzai variant
+# rows with ev.
 PLAIN = {
     ('wanzai', 'random', False, 1): '35ac09d9546ea0c1',
     ('wanzai', 'random', False, 4): '0e4f378d7bef2357',
@@ -65,10 +66,10 @@ PLAIN = {
     ('wanzai', 'greedy', False, 4): 'fd79aaca96d3d5c9',
     ('wanzai', 'greedy', True, 1): '226d87483c30f86c',
     ('wanzai', 'greedy', True, 4): '5b0305f873a38949',
-    ('wanzai', 'ev', False, 1): '48a052d744d4a86e',
-    ('wanzai', 'ev', False, 4): '22fa3518faef023e',
-    ('wanzai', 'ev', True, 1): 'e242f4f5ec531121',
-    ('wanzai', 'ev', True, 4): '9c76aae315f25f7f',
+    ('wanzai', 'ev', False, 1): '4b4049741ef2c05b',
+    ('wanzai', 'ev', False, 4): '0747468a646fbd36',
+    ('wanzai', 'ev', True, 1): 'ccd2d3e3bc63bdda',
+    ('wanzai', 'ev', True, 4): 'e516e965e8dd4900',
     ('anhua', 'random', False, 1): '972eaa8b676b7534',
     ('anhua', 'random', False, 4): '9c066ddd2d158d61',
     ('anhua', 'random', True, 1): 'e21123d2c007412d',

@@ -26,8 +26,8 @@ option given always wins.  The ranges and plain defaults are below.
   base added to the EV of a Wanzai kong beside the payment it earns (the replacement draw
   the win model does not see); 0 as ev_v1.
 - `passed` (default 0 unless the model's style says otherwise, 0 or 1): 1 treats a kind an
-  opponent has let pass since its own last discard (上家's discard just drawn after, or
-  the tile just punged) as safe against that opponent: its hand has not changed, and a
+  opponent has let pass since its own last discard (the previous seat's discard just
+  drawn after, or the tile just punged) as safe against that opponent: its hand has not changed, and a
   ready seat takes every win or is locked by pass_ron_lock.
 - `keep` (default 0 unless the model's style says otherwise, 0..1): facing a threat, a
   discard that costs shanten (a folding one) is valued at `keep` times the EV of the hand
