@@ -119,8 +119,10 @@ def test_claim_zero_never_claims():
 def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
-    assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6}
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6",) * 4, 1, 0, 300, 1)
+    assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6,
+                                                      "passed": 1, "keep": 0.7, "stretch": 1}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7,stretch=1",) * 4,
+                                  1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
     assert not np.array_equal(plain["delta_0"], bold["delta_0"])
@@ -673,10 +675,14 @@ def test_ev_v1_is_ev_as_shipped_before():
     assert new[evplayer.OPT_VALUE] == 0.7 and new[evplayer.OPT_MIX] == 0.5
     differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
-    assert evplayer.player_opts("wanzai", player="ev_v1") == evplayer.player_opts("wanzai")
+    old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
+    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [evplayer.OPT_STRETCH,
+                                                                              evplayer.OPT_PASSED, evplayer.OPT_KEEP]
+    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == 0
+    assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7 and new[evplayer.OPT_STRETCH] == 1
     for name in ("ev", "ev_v1"):
         row = evplayer.player_opts("wanzai", player=name)
-        assert row[evplayer.OPT_THREAT] == 0 and row[evplayer.OPT_STRETCH] == 0
+        assert row[evplayer.OPT_THREAT] == 0
     # options work for ev_v1 as for ev; in Anhua ev is ev_v1 with the new style
     assert runner.parse_players("ev_v1:fold=2") == ("ev_v1:fold=2",) * 4
     anhua = Rules.load("anhua")
@@ -732,9 +738,164 @@ def test_stretch_adds_wanzai_claims_only():
         h, _ = game.simulate_chunk(rules, players, 1, 0, 400, 1)
         return h, sum(int(h[f"claims_{s}"].sum()) for s in range(4))
 
-    plain, n_plain = claims(wanzai, EV4)
-    stretched, n_stretched = claims(wanzai, ("ev:stretch=1",) * 4)
+    # keep 0: with keep's folds the 400 hands take a different course, and one claim fewer
+    # in all (1,641 against 1,642) says nothing about stretch
+    plain, n_plain = claims(wanzai, ("ev:keep=0,stretch=0",) * 4)
+    stretched, n_stretched = claims(wanzai, ("ev:keep=0,stretch=1",) * 4)
     assert n_stretched > n_plain and not np.array_equal(plain["delta_0"], stretched["delta_0"])
     a, _ = claims(anhua, EV4)
     b, _ = claims(anhua, ("ev:stretch=1",) * 4)
+    assert evplayer.player_opts("anhua")[evplayer.OPT_STRETCH] == 0
     assert all(np.array_equal(a[k], b[k]) for k in a)      # Anhua has no such claims to weigh
+
+
+# ------------------------------------------------------------------ kong, passed, wait_class
+
+def _danger_row(seed):
+    """A model-1 danger row with random tenpai and wait weights (fold 1), and a function
+    giving each opponent's share of the risk of each kind, as test_seat_risk_... has it."""
+    rng = np.random.default_rng(seed)
+    row = [0.0] * evplayer.N_PLAYER_OPTS
+    row[evplayer.OPT_FOLD], row[evplayer.OPT_DANGER] = 1.0, 1.0
+    tw = rng.normal(0, 0.5, evplayer.N_TEN_F)
+    ww = rng.normal(0, 0.5, evplayer.N_WAIT_F)
+    row[evplayer.OPT_TENPAI: evplayer.OPT_TENPAI + 4] = tw[:4]
+    row[evplayer.OPT_TENPAI_HI: evplayer.OPT_TENPAI_HI + 4] = tw[4:]
+    row[evplayer.OPT_WAIT: evplayer.OPT_WAIT + evplayer.N_WAIT_F] = ww
+    sig = lambda z: 1 / (1 + np.exp(-z))
+
+    def shares(hand, opp, live=40):
+        tx, wx = _ev.danger_features(hand, [0] * 34, [0] * 34, *opp, live)
+        return {k: sig(tw @ tx) * sig(ww @ np.array(x)) for k, x in wx.items()}
+    return row, shares
+
+
+def test_passed_clears_a_passed_kind_against_the_seats_that_let_it_pass():
+    """After a draw from the wall, 上家's (seat 3's) last discard was let pass by seats 1
+    and 2, so it carries only seat 3's danger; after a pung from seat 2, the punged kind
+    carries only seat 2's; weighing a claim of seat 3's discard, that kind only seat 3's;
+    when 上家 shows no meld, 對家's last discard was let pass by seat 1 as well.  Other
+    kinds, and passed 0, are untouched."""
+    row, shares = _danger_row(7)
+    on = list(row)
+    on[evplayer.OPT_PASSED] = 1.0
+    hand = to_counts(parse_tiles("2345m3467p1188s1z"))
+    k, p, q = parse_tile("4p"), parse_tile("8s"), parse_tile("3p")
+
+    def risk(r, opps_, **kw):
+        return _ev.seat_risk(r, hand, [0] * 34, [0] * 34, opps_, 40, **kw)
+
+    def check(got, full, opps_, cleared):
+        """cleared: {kind: seats (1..3) whose share is gone}"""
+        for j in range(34):
+            want = full[j] - sum(shares(hand, opps_[i - 1])[j] for i in cleared.get(j, ()))
+            assert got[j] == pytest.approx(want, rel=1e-12, abs=1e-15), kind_name(j)
+        for j, seats in cleared.items():
+            assert got[j] < full[j] and seats
+
+    opps = [([27, 31, 0, 9], 9, 1, 0b001), ([28, 8, q], 8, 0, 0), ([32, 26, 5, k], 10, 1, 0b010)]
+    full = risk(row, opps)
+    assert risk(row, opps, drawn=5) == full                # passed 0: nothing changes
+    assert risk(on, opps) == full                          # not a turn: nothing is known
+    check(risk(on, opps, drawn=5), full, opps, {k: (1, 2)})
+    check(risk(on, opps, drawn=-1, pung=(p, 2)), full, opps, {p: (1, 3)})
+    check(risk(on, opps, claimed=k), full, opps, {k: (1, 2)})
+    # a chow's tile is not known, so a turn after a chow (no pung) clears nothing; nor does
+    # a claimed kind that tops two pools (no sure discarder)
+    assert risk(on, opps, drawn=-1) == full
+    two = [opps[0], ([28, 8, k], 8, 0, 0), opps[2]]
+    assert risk(on, two, claimed=k) == risk(row, two)
+    # 上家 without a meld drew its tile, so 對家's last discard (3p) was let pass by 下家 too
+    chain = [opps[0], opps[1], ([32, 26, 5, k], 10, 0, 0)]
+    check(risk(on, chain, drawn=5), risk(row, chain), chain, {k: (1, 2), q: (1,)})
+
+
+def test_wait_class_scales_the_danger_of_suited_ranks():
+    row, _ = _danger_row(8)
+    hand = to_counts(parse_tiles("123456789m19p5s1z"))
+    opps = [([27, 31, 0, 9], 9, 1, 0b001), ([28, 8, 17], 8, 0, 0), ([32, 26, 5], 10, 1, 0b010)]
+    base = _ev.seat_risk(row, hand, [0] * 34, [0] * 34, opps, 40)
+    scaled = list(row)
+    scaled[evplayer.OPT_WAIT_CLASS: evplayer.OPT_WAIT_CLASS + 3] = [1.5, 1.3, 1.1]
+    got = _ev.seat_risk(scaled, hand, [0] * 34, [0] * 34, opps, 40)
+    factor = {0: 1, 1: 1.1, 2: 1.3, 3: 1.5, 4: 1.5, 5: 1.5, 6: 1.3, 7: 1.1, 8: 1}
+    for k in range(34):
+        want = base[k] * (factor[k % 9] if k < 27 else 1)
+        assert got[k] == pytest.approx(want, rel=1e-12), kind_name(k)
+    assert sum(base) > 0
+
+
+def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
+    for name in ("ev", "ev_v1"):
+        for g in ("wanzai", "anhua"):
+            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 80
+    v1 = evplayer.player_opts("wanzai", player="ev_v1")
+    assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
+    row = evplayer.player_opts("wanzai", {"kong": -0.5, "passed": 1})
+    assert row[evplayer.OPT_KONG] == -0.5 and row[evplayer.OPT_PASSED] == 1
+    model = dict(evplayer.load_model("wanzai"), wait_class=[1.4, 1.2, 1.05])
+    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None, player="ev": model)
+    assert evplayer.player_opts("wanzai")[evplayer.OPT_WAIT_CLASS: evplayer.OPT_WAIT_CLASS + 3] == [1.4, 1.2, 1.05]
+    model["wait_class"] = [1.4, 0]
+    with pytest.raises(evplayer.PlayerOptionError, match="wait_class"):
+        evplayer.player_opts("wanzai")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ev:kong=11", "kong must be a number -10..10"),
+    ("ev:passed=-1", "passed must be a number 0..1"),
+    ("ev:keep=1.5", "keep must be a number 0..1"),
+])
+def test_kong_and_passed_are_checked(text, message):
+    with pytest.raises(ValueError, match=message):
+        runner.parse_players(text)
+
+
+def test_kong_moves_wanzai_kong_decisions_only():
+    """Each Wanzai kong is weighed with its payment (2 to 6 base, more on fire) on top of
+    the hand's EV, so a small `kong` changes nothing, and -10 outweighs the payment and
+    declines most kongs; Anhua's kongs do not read it."""
+    wanzai, anhua = Rules.load("wanzai"), Rules.load("anhua")
+
+    def kongs(rules, players):
+        h, _ = game.simulate_chunk(rules, players, 2, 0, 600, 1)
+        return h, sum(int(h[c].sum()) for c in ("kongs_exposed", "kongs_added", "kongs_concealed"))
+
+    plain, n_plain = kongs(wanzai, EV4)
+    small, n_small = kongs(wanzai, ("ev:kong=0.01",) * 4)
+    fewer, n_fewer = kongs(wanzai, ("ev:kong=-10",) * 4)
+    assert np.array_equal(plain["delta_0"], small["delta_0"]) and n_small == n_plain
+    assert n_plain > 50 and n_fewer < n_plain / 2
+    a, _ = kongs(anhua, EV4)
+    b, _ = kongs(anhua, ("ev:kong=-10",) * 4)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_keep_values_a_folding_discard_at_a_share_of_its_ev():
+    """Facing a threat, the discards that cost shanten are candidates too: with keep 0 each
+    scores only -fold x its cost; with keep λ its score rises by λ x EV(hand after it) x
+    (1 - risk), linear in λ; the discards that keep the best shanten score as before."""
+    rules = Rules.load("wanzai")
+    vals = [tuple(rules["values"][name]) for name in WANZAI_VALUE_IDS]
+    row = evplayer.player_opts("wanzai", {"passed": 0})
+    hand = to_counts(parse_tiles("123m456p789s1379m5z"))
+    pool = list(range(27, 34)) * 2          # long pools: every opponent looks ready
+    opps = [(pool, 14, 1, 0b001), (pool, 14, 1, 0b010), (pool, 14, 0, 0)]
+
+    def scores(keep):
+        r = list(row)
+        r[evplayer.OPT_KEEP] = keep
+        return _ev.discard_scores(r, hand, [0] * 34, [0] * 34, opps, 40, vals)
+
+    _, s0, risk, cost = scores(0.0)
+    _, s1, _, _ = scores(0.35)
+    _, s2, _, _ = scores(0.7)
+    assert s0.keys() == s1.keys() == s2.keys()
+    # folding candidates score -fold x cost at keep 0 and move with keep; the others do not
+    folding = [k for k in s0 if s0[k] == pytest.approx(-row[evplayer.OPT_FOLD] * cost[k], abs=1e-12)
+               and s2[k] != s0[k]]
+    kept = [k for k in s0 if s2[k] == s0[k]]
+    assert folding and kept and set(folding) | set(kept) == set(s0)
+    for k in folding:
+        assert s2[k] > s0[k]
+        assert s2[k] - s0[k] == pytest.approx(2 * (s1[k] - s0[k]), rel=1e-9)

@@ -22,3 +22,9 @@ def test_every_vocab_table_is_tied():
 
 def test_python_players_come_after_the_builtins():
     assert _testing.PLAYER_PYTHON == len(vocab.PLAYERS)
+
+
+def test_the_player_option_row_has_the_native_length():
+    from mjsim.players import ev, search
+
+    assert ev.N_PLAYER_OPTS == search.N_PLAYER_OPTS == _testing.N_PLAYER_OPTS

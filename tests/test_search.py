@@ -56,7 +56,11 @@ def test_search_row_holds_evs_numbers_then_its_own():
     ev_row = evplayer.player_opts("wanzai", {"fold": 2.0})
     row = searchplayer.player_opts("wanzai", {"fold": 2.0, "samples": 7, "rollout": "greedy"})
     assert len(row) == searchplayer.N_PLAYER_OPTS
-    assert row[:len(ev_row)] == ev_row
+    # ev's numbers everywhere but search's own slots (64..71; ev's continue at 72)
+    own = range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8)
+    assert len(ev_row) == len(row)
+    assert [x for i, x in enumerate(row) if i not in own] == [x for i, x in enumerate(ev_row) if i not in own]
+    assert all(ev_row[i] == 0 for i in own)
     assert row[searchplayer.OPT_S_SAMPLES] == 7
     assert row[searchplayer.OPT_S_ROLLOUT] == searchplayer.ROLLOUT_CODES["greedy"]
     assert row[searchplayer.OPT_S_WIDTH] == searchplayer.DEFAULTS["width"]

@@ -236,3 +236,5 @@ NATIVE_NAMES = {
 }
 #: the code a seat played by a Python object gets (one past the built-ins)
 PLAYER_PYTHON = S.PLAYER_PYTHON
+#: numbers per seat in GameConfig.player_opts
+N_PLAYER_OPTS = S.N_PLAYER_OPTS

@@ -34,6 +34,13 @@ cdef enum:
                             #   slope x the base logit; the standard form is the base logit
                             #   itself, and 全求人 (the standard form's hands at four exposed
                             #   melds) shares it
+    OPT_KONG = 72           # Wanzai: amount (units of base) added to a kong's EV beside its
+                            #   payment (the replacement draw); 0: none (ev_v1)
+    OPT_PASSED = 73         # 1: a kind an opponent let pass since its own last discard is safe
+                            #   against it (passed_kinds); 0: off (ev_v1)
+    OPT_WAIT_CLASS = 74     # danger multipliers of suited ranks 4-6, 3/7, 2/8 (3 numbers, the
+                            #   shapes of ready hands that wait on them); 0: off (ev_v1)
+    OPT_KEEP = 77           # weight of a folding discard's own EV (best_discard); 0: none (ev_v1)
 
 cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                  int drawn, int* tile) noexcept nogil

@@ -38,7 +38,7 @@ from mjsim.core._eval cimport MeldInfo
 from mjsim.core._tables cimport Tables, tables, suit_index, honor_index, INF, MAX_MELDS
 from mjsim.core._wall cimport live_left
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, CALL_KONG, CALL_CHOW,
-                          ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
+                          MeldRec, MELD_PUNG, MELD_EXPOSED_KONG, ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
                           KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT)
 from mjsim.core._hand cimport (available, hand_shanten, is_anhua,
                           meld_after_call, meld_after_own_kong, take_call_tiles)
@@ -70,6 +70,7 @@ ctypedef struct Ctx:
     double risk[34]              # chance that discarding k deals in
     double cost[34]              # expected loss of discarding k
     int defend                   # some opponent is a threat (risk was computed)
+    int safe[4][2]               # per seat: kinds it cannot win on now (-1: none), passed_kinds
 
 
 # ================================================================ values and probabilities
@@ -609,6 +610,69 @@ cdef double threat_factor(const Ctx* c, const SeatState* q) noexcept nogil:
     return 1.0 + c.o[OPT_THREAT] * (v - 1.0)
 
 
+cdef void class_mults(const double* o, double* cls) noexcept nogil:
+    """Danger multiplier of each kind by the ready shapes that wait on it: a suited 4-6
+    completes two two-sided waits (and a closed and a pair wait), 3/7 one two-sided wait
+    and an edge, 2/8 fewer still; terminals and honours keep 1.  The wait logistic knows
+    only terminal / 2-8 / the rest, so the middle ranks were all alike to it."""
+    cdef int k, r
+    for k in range(34):
+        r = k % 9
+        cls[k] = 1.0
+        if k < 27 and 3 <= r <= 5:
+            cls[k] = o[OPT_WAIT_CLASS]
+        elif k < 27 and (r == 2 or r == 6):
+            cls[k] = o[OPT_WAIT_CLASS + 1]
+        elif k < 27 and (r == 1 or r == 7):
+            cls[k] = o[OPT_WAIT_CLASS + 2]
+
+
+cdef inline int pool_tail(const SeatState* q) noexcept nogil:
+    return q.discards[q.n_discards - 1] if q.n_discards else -1
+
+
+cdef void passed_kinds(Ctx* c, int drawn, int claimed) noexcept nogil:
+    """c.safe: for each opponent the kinds it let pass since its own last discard.  Its hand
+    has not changed since, and every win is taken (or a passed one locks it, pass_ron_lock),
+    so it is not waiting on them.  Only what the table shows is used.  After a draw from the
+    wall (drawn >= 0) the last discard was 上家's, the tail of its pool, let pass by the two
+    seats after this one; when 上家 has no meld its turn was a draw too, so the discard
+    before, the tail of 對家's pool, was let pass by 下家.  After a pung (drawn -1), its
+    kind, let pass by every seat but the discarder; weighing a claim of `claimed` (>= 0),
+    that kind likewise.  A replacement draw after an exposed kong, a chow's tile and the
+    discarder of a claimed kind that tops two pools are not known for sure: nothing."""
+    cdef const SeatState* p = c.p
+    cdef const SeatState* up = &c.st.seat[(c.s + 3) & 3]
+    cdef int i, r, d = -1, k = -1
+    for r in range(4):
+        c.safe[r][0] = c.safe[r][1] = -1
+    if c.o[OPT_PASSED] <= 0:
+        return
+    if claimed >= 0:
+        k = claimed
+        for i in range(1, 4):
+            if pool_tail(&c.st.seat[(c.s + i) & 3]) == claimed:
+                if d >= 0:
+                    return
+                d = (c.s + i) & 3
+    elif drawn >= 0:
+        if p.n_melds and p.melds[p.n_melds - 1].kind == MELD_EXPOSED_KONG:
+            return
+        c.safe[(c.s + 1) & 3][0] = c.safe[(c.s + 2) & 3][0] = pool_tail(up)
+        if up.n_melds == 0:
+            c.safe[(c.s + 1) & 3][1] = pool_tail(&c.st.seat[(c.s + 2) & 3])
+        return
+    elif drawn == -1 and p.n_melds and p.melds[p.n_melds - 1].kind == MELD_PUNG:
+        k = p.melds[p.n_melds - 1].tiles[0]
+        d = p.melds[p.n_melds - 1].from_seat
+    if d < 0:
+        return
+    for i in range(1, 4):
+        r = (c.s + i) & 3
+        if r != d:
+            c.safe[r][0] = k
+
+
 cdef void compute_danger(Ctx* c) noexcept nogil:
     """risk[k], cost[k] of discarding k, from each opponent's tenpai chance and the chance a
     ready seat waits on k.  Model 0: tenpai from its discard and meld counts, the wait from
@@ -621,7 +685,11 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
     cdef uint8_t gen[34]
     cdef double zg[5]
     cdef double t, loss, w
+    cdef double cls[34]
     cdef Opp oi
+    cdef bint by_class = o[OPT_WAIT_CLASS] > 0
+    if by_class:
+        class_mults(o, cls)
     memset(c.risk, 0, sizeof(c.risk))
     memset(c.cost, 0, sizeof(c.cost))
     c.defend = 0
@@ -652,9 +720,11 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
         if model == 1:
             opp_base(q, &oi, o + OPT_WAIT, zg)
             for k in range(n_kinds):
-                if not c.p.hand[k]:
+                if not c.p.hand[k] or k == c.safe[r][0] or k == c.safe[r][1]:
                     continue
                 w = t / (1.0 + exp(-wait_z(c.st, c.p, &oi, o + OPT_WAIT, zg, k)))
+                if by_class:
+                    w *= cls[k]
                 c.risk[k] += w
                 c.cost[k] += w * loss
             continue
@@ -662,15 +732,21 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
         for j in range(q.n_discards):
             gen[q.discards[j]] = 1
         for k in range(n_kinds):
+            if k == c.safe[r][0] or k == c.safe[r][1]:
+                continue
             vis = 4 - available(c.st, c.p, k)
             w = t * o[OPT_WAIT + ((k >= 27) * 2 + gen[k]) * 5 + vis]
+            if by_class:
+                w *= cls[k]
             c.risk[k] += w
             c.cost[k] += w * loss
 
 
 # ================================================================ decisions
 
-cdef void init_ctx(Ctx* c, HandState* st, int s) noexcept nogil:
+cdef void init_ctx(Ctx* c, HandState* st, int s, int drawn, int claimed) noexcept nogil:
+    """drawn: the tile this turn drew (-1: the turn follows a claim or the deal, -2: not a
+    turn); claimed: the discard a claim is weighed on (-1: none); both for passed_kinds."""
     c.st = st
     c.cfg = st.cfg
     c.s = s
@@ -685,38 +761,67 @@ cdef void init_ctx(Ctx* c, HandState* st, int s) noexcept nogil:
         c.bird = pow(14.0 / 9.0, st.cfg.birds)
     else:
         wanzai_values(c)
+    passed_kinds(c, drawn, claimed)
     compute_danger(c)
 
 
-cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out) noexcept nogil:
-    """The discard from a 3n+2 hand with the highest EV after danger -> that score.
-    Candidates: the discards that keep the best shanten or the best 大七對 distance
-    (dqd_keeps), and facing a threat the others,
-    valued 0 (a folding discard: only its danger counts; valuing it by its own EV folded
-    too often and lost in the arena)."""
+cdef inline double ev_after(Ctx* c, uint8_t* h, const MeldInfo* mi, int k) noexcept nogil:
+    """eval13 of the 3n+2 hand h less one k, the discard made visible."""
+    cdef double v
+    h[k] -= 1
+    c.st.seen[k] += 1
+    v = eval13(c, h, mi)
+    c.st.seen[k] -= 1
+    h[k] += 1
+    return v
+
+
+cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out, double* scores) noexcept nogil:
+    """The discard from a 3n+2 hand with the highest EV after danger -> that score (and
+    each candidate's in scores[k] unless NULL).  Candidates: the discards that keep the best
+    shanten or the best 大七對 distance (dqd_keeps), and facing a threat the others (folding
+    discards), valued OPT_KEEP x their own EV: 0 counts only their danger (ev_v1); the full
+    EV folded too often and lost in the arena, 0.7 chooses among the safe tiles the one
+    that keeps most of the hand.  With OPT_KEEP the kept discards are valued first: a
+    folding discard leaves a hand one shanten further, taken to be worth no more than the
+    best of theirs (emax), so one whose score could not reach theirs even so is skipped
+    without its eval13 (most of them: a folding discard is otherwise the costliest part)."""
     cdef int8_t sh_of[34]
+    cdef double after[34]
     cdef int k, best_sh, best_k = -1
-    cdef double v, best = NEG, fold = c.o[OPT_FOLD]
+    cdef double v, best = NEG, fold = c.o[OPT_FOLD], lam = c.o[OPT_KEEP], emax = 0, floor = NEG
     cdef uint64_t keep = 0 if is_anhua(c.st) else dqd_keeps(h, mi)
+    cdef bint first = lam > 0 and c.defend
     best_sh = 127
     _eval.shanten_neighbours(&c.cfg.ev, h, mi, c.st.indicator, -1, sh_of)
     for k in range(34):
         if h[k] and sh_of[k] < best_sh:
             best_sh = sh_of[k]
+    if first:
+        for k in range(34):
+            if h[k] and (sh_of[k] <= best_sh or (keep >> k) & 1):
+                after[k] = ev_after(c, h, mi, k)
+                if after[k] > emax:
+                    emax = after[k]
+                v = after[k] * (1 - c.risk[k]) - fold * c.cost[k]
+                if v > floor:
+                    floor = v
     for k in range(33, -1, -1):
         if not h[k]:
             continue
         if sh_of[k] <= best_sh or (keep >> k) & 1:
-            h[k] -= 1
-            c.st.seen[k] += 1       # the discard becomes visible
-            v = eval13(c, h, mi)
-            c.st.seen[k] -= 1
-            h[k] += 1
+            v = after[k] if first else ev_after(c, h, mi, k)
         elif c.defend:
             v = 0
+            if first:
+                if scores == NULL and lam * emax * (1 - c.risk[k]) - fold * c.cost[k] < floor:
+                    continue
+                v = lam * ev_after(c, h, mi, k)
         else:
             continue
         v = v * (1 - c.risk[k]) - fold * c.cost[k]
+        if scores != NULL:
+            scores[k] = v
         if v > best:
             best = v
             best_k = k
@@ -738,8 +843,8 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
     if p.locked:
         tile[0] = drawn
         return ACT_DISCARD
-    init_ctx(&c, st, s)
-    now = best_discard(&c, p.hand, &p.mi, &best_k)
+    init_ctx(&c, st, s, drawn, -1)
+    now = best_discard(&c, p.hand, &p.mi, &best_k, NULL)
     for i in range(n_kongs):
         k = kinds[i]
         gain = 0
@@ -759,7 +864,7 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
         for q in range(1, 4):
             gain += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_CONCEALED if types[i] == ACT_CONCEALED_KONG
                                                            else KONG_ADDED], False)
-        if v + gain >= now:
+        if v + gain + c.o[OPT_KONG] >= now:
             tile[0] = k
             return types[i]
     tile[0] = best_k
@@ -800,15 +905,16 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
                 take_call_tiles(p.hand, tile, &calls[i], 1)
                 return i        # tenpai kept (the kong rule) and a 補章 to win on
             if not ready:
-                init_ctx(&c, st, s)
+                init_ctx(&c, st, s, -2, tile)
                 ready = True
             take_call_tiles(st.seen, tile, &calls[i], 1)   # the tiles shown in the meld
             if calls[i].type == CALL_KONG:
                 v = eval13(&c, p.hand, &mi)
                 for q in range(1, 4):
                     v += pay(&c, (s + q) & 3, s, st.cfg.kong_values[KONG_EXPOSED], False) / 3
+                v += c.o[OPT_KONG]
             else:
-                v = best_discard(&c, p.hand, &mi, &k)
+                v = best_discard(&c, p.hand, &mi, &k, NULL)
             take_call_tiles(st.seen, tile, &calls[i], -1)
             if weight != 1.0:
                 v = v * weight if v > 0 else v / weight
@@ -840,7 +946,7 @@ cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
     cdef double sure, later
     if kind != WIN_INSTANT:
         return True
-    init_ctx(&c, st, s)
+    init_ctx(&c, st, s, -2, -1)
     # in units of base, as `later` is valued (the cap too): play must not depend on base,
     # which only scales payments (RULES §1 Units)
     sure = st.cfg.instant_score
@@ -848,131 +954,9 @@ cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
         sure = st.cfg.score_cap / <double>st.cfg.ev.base
     for k in range(34):
         n += p.hand[k]
-    later = best_discard(&c, p.hand, &p.mi, &k) if n % 3 == 2 else eval13(&c, p.hand, &p.mi)
+    later = best_discard(&c, p.hand, &p.mi, &k, NULL) if n % 3 == 2 else eval13(&c, p.hand, &p.mi)
     return 3 * sure >= later
-
 
 # ================================================================ test and fit shim
 
-def form_features(int game, bint pair_258, hand, melds, seen, hidden, int indicator=-1):
-    """Per form (standard, pairs, 十三爛, 清一色, 大七對, 全求人; evplayer.FORMS): (open,
-    shanten, useful tiles) of a 3n+1 hand, as the player computes them; melds = (n,
-    has_chow, has_concealed_kong, suit_mask, counts34) as mjsim.engine.meld_info gives.
-    For mjsim.evfit and the tests."""
-    cdef HandState st
-    cdef GameConfig cfg
-    cdef Ctx c
-    cdef Forms F
-    cdef MeldInfo mi
-    cdef int k, f
-    memset(&st, 0, sizeof(HandState))
-    memset(&cfg, 0, sizeof(GameConfig))
-    memset(&c, 0, sizeof(Ctx))
-    cfg.game = game
-    cfg.ev.game = game
-    cfg.ev.pair_258 = pair_258
-    st.cfg = &cfg
-    st.indicator = indicator
-    _eval.wild_kinds(indicator, &st.wild_a, &st.wild_b)
-    for k in range(34):
-        st.seat[0].hand[k] = hand[k]
-        st.seat[0].hidden[k] = hidden[k]
-        st.seen[k] = seen[k]
-        mi.counts[k] = melds[4][k]
-    mi.n, mi.has_chow, mi.has_concealed_kong, mi.suit_mask = melds[0], melds[1], melds[2], melds[3]
-    c.st = &st
-    c.cfg = &cfg
-    c.p = &st.seat[0]
-    form_stats(&c, st.seat[0].hand, &mi, &F)
-    return [(bool(F.ok[f]), F.d[f] if F.ok[f] else None, F.u[f] if F.ok[f] else None)
-            for f in range(N_FORMS)], F.jokers
-
-
-cdef void _shim_state(HandState* st, GameConfig* cfg, hand, seen, hidden, opps) except *:
-    """Seat 0 holds `hand`; seats 1..3 are `opps`: (pool kinds in order, discards made,
-    melds, meld suit mask) each."""
-    cdef int k, j, r
-    memset(st, 0, sizeof(HandState))
-    memset(cfg, 0, sizeof(GameConfig))
-    st.cfg = cfg
-    st.indicator = -1
-    st.wild_a = st.wild_b = -1
-    for k in range(34):
-        st.seat[0].hand[k] = hand[k]
-        st.seat[0].hidden[k] = hidden[k]
-        st.seen[k] = seen[k]
-    for r, (pool, n_discarded, n_melds, suit_mask) in enumerate(opps, start=1):
-        for j, k in enumerate(pool):
-            st.seat[r].discards[j] = k
-        st.seat[r].n_discards = len(pool)
-        st.seat[r].n_discarded = n_discarded
-        st.seat[r].n_melds = n_melds
-        st.seat[r].mi.n = n_melds
-        st.seat[r].mi.suit_mask = suit_mask
-
-
-def danger_features(hand, seen, hidden, pool, int n_discarded, int n_melds, int suit_mask, int live):
-    """Model-1 danger features as the player computes them, for the fit and the tests:
-    (tenpai features of the opponent, {kind: wait features} for each kind in `hand`)."""
-    cdef HandState st
-    cdef GameConfig cfg
-    cdef Opp oi
-    cdef double x[N_WAIT_F]
-    cdef double t[N_TEN_F]
-    cdef int k
-    _shim_state(&st, &cfg, hand, seen, hidden, [(pool, n_discarded, n_melds, suit_mask)])
-    opp_info(&st.seat[1], &oi)
-    tenpai_x(&st.seat[1], &oi, live, t)
-    waits = {}
-    for k in range(34):
-        if hand[k]:
-            wait_x(&st, &st.seat[0], &st.seat[1], &oi, k, x)
-            waits[k] = [x[i] for i in range(N_WAIT_F)]
-    return [t[i] for i in range(N_TEN_F)], waits
-
-
-cdef void _seat0_danger(Ctx* c, HandState* st, GameConfig* cfg, opts, int live):
-    """compute_danger for seat 0 of a shim state under the options row `opts`."""
-    cdef int k
-    for k in range(len(opts)):
-        cfg.player_opts[0][k] = opts[k]
-    memset(c, 0, sizeof(Ctx))
-    c.st = st
-    c.cfg = cfg
-    c.s = 0
-    c.p = &st.seat[0]
-    c.o = &cfg.player_opts[0][0]
-    c.live = live
-    compute_danger(c)
-
-
-def seat_risk(opts, hand, seen, hidden, opps, int live):
-    """risk[k] (chance that discarding k deals in) of seat 0 against seats 1..3, as
-    compute_danger gives it under the options row `opts`."""
-    cdef HandState st
-    cdef GameConfig cfg
-    cdef Ctx c
-    cdef int k
-    _shim_state(&st, &cfg, hand, seen, hidden, opps)
-    _seat0_danger(&c, &st, &cfg, opts, live)
-    return [c.risk[k] for k in range(34)]
-
-
-def seat_cost(opts, hand, seen, hidden, opps, int live, values, chows=(False, False, False)):
-    """cost[k] (expected loss of discarding k) of a Wanzai seat 0 against seats 1..3, as
-    compute_danger gives it under `opts`, with base 1, no fire or piao, and the rules'
-    `values` ([discard, self] per pattern id, _eval's order); `chows`: which opponents show
-    a chow among their melds."""
-    cdef HandState st
-    cdef GameConfig cfg
-    cdef Ctx c
-    cdef int k, i
-    _shim_state(&st, &cfg, hand, seen, hidden, opps)
-    cfg.ev.base = 1
-    for i, (discard, self_) in enumerate(values):
-        cfg.ev.values[i][0] = discard
-        cfg.ev.values[i][1] = self_
-    for i, chow in enumerate(chows, start=1):
-        st.seat[i].mi.has_chow = chow
-    _seat0_danger(&c, &st, &cfg, opts, live)
-    return [c.cost[k] for k in range(34)]
+include "_ev_shim.pxi"

@@ -22,6 +22,17 @@ option given always wins.  The ranges and plain defaults are below.
   costs one shanten is weighed too when it builds toward 大七對 (a pung or kong, no chow
   shown) or 清一色 (a meld in the hand's lead suit), its EV times `stretch` (0: such
   claims are never taken, as ev_v1).
+- `kong` (default 0 unless the model's style says otherwise, -10..10): an amount in units of
+  base added to the EV of a Wanzai kong beside the payment it earns (the replacement draw
+  the win model does not see); 0 as ev_v1.
+- `passed` (default 0 unless the model's style says otherwise, 0 or 1): 1 treats a kind an
+  opponent has let pass since its own last discard (the previous seat's discard just
+  drawn after, or the tile just punged) as safe against that opponent: its hand has not changed, and a
+  ready seat takes every win or is locked by pass_ron_lock.
+- `keep` (default 0 unless the model's style says otherwise, 0..1): facing a threat, a
+  discard that costs shanten (a folding one) is valued at `keep` times the EV of the hand
+  it leaves, so that among safe tiles the one keeping most of the hand is chosen; 0 values
+  it at 0 (only its danger counts), as ev_v1.
 - `model` (default: the shipped model): a JSON file written by `mjsim fit-ev`, whose entry
   for the game replaces the shipped win-probability and danger numbers.
 
@@ -34,7 +45,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-N_PLAYER_OPTS = 64
+N_PLAYER_OPTS = 80          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
 OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER, OPT_THREAT = 0, 1, 2, 3, 4, 5, 6, 7
 OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_STRETCH, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 27, 28, 32, 20
 OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
@@ -42,9 +53,12 @@ OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
 # 全求人 shares it, the others map its logit through (intercept, slope) at OPT_FORM + 2 i
 FORMS = ("standard", "pairs", "shisanlan", "qingyise", "daqidui", "quanqiuren")
 OPT_FORM, FITTED_FORMS = 52, ("pairs", "shisanlan", "qingyise", "daqidui")
+OPT_KONG, OPT_PASSED, OPT_WAIT_CLASS, OPT_KEEP = 72, 73, 74, 77  # wait_class: 3 danger multipliers (_ev.pxd)
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
-         "mix": (0.0, 0.0, 1.0), "threat": (0.0, 0.0, 2.0), "stretch": (0.0, 0.0, 1.0)}
+         "mix": (0.0, 0.0, 1.0), "threat": (0.0, 0.0, 2.0), "stretch": (0.0, 0.0, 1.0),
+         "kong": (0.0, -10.0, 10.0), "passed": (0.0, 0.0, 1.0),
+         "keep": (0.0, 0.0, 1.0)}
 KEYS = tuple(STYLE) + ("model",)
 MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
 
@@ -92,7 +106,8 @@ def player_opts(game: str, options: dict | None = None, player: str = "ev") -> l
     row = [0.0] * N_PLAYER_OPTS
     style = model.get("style", {})   # per-game defaults tuned in the arena
     for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX),
-                     ("threat", OPT_THREAT), ("stretch", OPT_STRETCH)):
+                     ("threat", OPT_THREAT), ("stretch", OPT_STRETCH), ("kong", OPT_KONG),
+                     ("passed", OPT_PASSED), ("keep", OPT_KEEP)):
         row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])
@@ -118,6 +133,12 @@ def player_opts(game: str, options: dict | None = None, player: str = "ev") -> l
     else:
         raise PlayerOptionError(f"model for {game}: danger_model must be 0 or 1, got {danger!r}")
     row[OPT_WAIT: OPT_WAIT + len(wait)] = [float(x) for x in wait]
+    wait_class = model.get("wait_class")     # optional: absent keeps the danger unscaled
+    if wait_class is not None:
+        if len(wait_class) != 3 or not all(isinstance(x, (int, float)) and 0 < x <= 10 for x in wait_class):
+            raise PlayerOptionError(f"model for {game}: 'wait_class' must be 3 numbers in (0, 10] "
+                                    f"(danger multipliers of ranks 4-6, 3/7, 2/8)")
+        row[OPT_WAIT_CLASS: OPT_WAIT_CLASS + 3] = [float(x) for x in wait_class]
     forms, shift = model["forms"], model.get("form_shift", {})
     if list(forms.get("standard", (0.0, 1.0))) != [0.0, 1.0] or shift.get("standard", 0.0) != 0.0:
         raise PlayerOptionError(f"model for {game}: the standard form is the base win model, "

@@ -31,7 +31,7 @@ import math
 from mjsim import vocab
 from mjsim.players import ev as evplayer
 
-N_PLAYER_OPTS = 72
+N_PLAYER_OPTS = evplayer.N_PLAYER_OPTS   # one row of GameConfig.player_opts (core/_state.pxd)
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_THREAT = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
 ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
