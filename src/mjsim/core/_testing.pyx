@@ -207,15 +207,6 @@ NATIVE_NAMES = {
     },
     # the first nine properties are the patterns of the same code (a win's base pattern)
     "PROPERTIES": {
-        "pinghu": _eval.P_PINGHU,
-        "shisanlan": _eval.P_SHISANLAN,
-        "qixing_shisanlan": _eval.P_QIXING_SHISANLAN,
-        "quanqiuren": _eval.P_QUANQIUREN,
-        "daqidui": _eval.P_DAQIDUI,
-        "qixiaodui": _eval.P_QIXIAODUI,
-        "haohua_qixiaodui": _eval.P_HAOHUA,
-        "shuang_haohua_qixiaodui": _eval.P_SHUANG_HAOHUA,
-        "san_haohua_qixiaodui": _eval.P_SAN_HAOHUA,
         "qingyise": _eval.PR_QINGYISE, "xiaoqidui": _eval.PR_XIAOQIDUI,
         "dan_wang": _eval.PR_CATEGORY0 + _eval.CAT_DAN,
         "san_wang": _eval.PR_CATEGORY0 + _eval.CAT_SAN,
@@ -234,6 +225,8 @@ NATIVE_NAMES = {
     "DISCARD_WIN_WILDS": {"none": _eval.DISCARD_WILDS_NONE, "dan_wang_face_value": _eval.DISCARD_WILDS_DAN,
                           "face_value": _eval.DISCARD_WILDS_FACE},
 }
+NATIVE_NAMES["PROPERTIES"].update(
+    {name: code for name, code in NATIVE_NAMES["PATTERNS"].items() if code <= _eval.P_SAN_HAOHUA})
 #: the code a seat played by a Python object gets (one past the built-ins)
 PLAYER_PYTHON = S.PLAYER_PYTHON
 #: numbers per seat in GameConfig.player_opts

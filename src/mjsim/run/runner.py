@@ -1,15 +1,6 @@
 """Millions of seeded hands, in chunks, to a Parquet dataset; a local process pool or Dask.
 
-Layout of an output directory ``DIR``::
-
-    DIR/manifest.json                                   one entry per variant: what made it
-    DIR/hands/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
-    DIR/wins/variant=<v>/chunk-s<seed>-<start>-<count>.parquet   (same chunk, same name)
-    DIR/payments/variant=<v>/chunk-s<seed>-<start>-<count>.parquet
-
-``<v>`` is the variant name URI-encoded (``a=b-1a2b3c4d`` -> ``a%3Db-1a2b3c4d``), the hive
-convention pyarrow, pandas, DuckDB and polars all decode; the variant lives in the path only,
-never also as a column in the files (two sources of one column is what breaks pandas).
+The files of an output directory and their names: mjsim.dataset.layout.
 
 Why it is shaped like this:
 
