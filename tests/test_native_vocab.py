@@ -28,3 +28,19 @@ def test_the_player_option_row_has_the_native_length():
     from mjsim.players import ev, search
 
     assert ev.N_PLAYER_OPTS == search.N_PLAYER_OPTS == _testing.N_PLAYER_OPTS
+
+
+@pytest.mark.parametrize("player", ["ev", "search"])
+def test_the_python_option_layout_is_the_native_one(player):
+    import importlib
+    import re
+
+    module = importlib.import_module(f"mjsim.players.{player}")
+    native = _testing.PLAYER_OPTION_SLOTS[player]
+    for name, slot in native.items():
+        assert getattr(module, name) == slot, (player, name)
+    # every slot the Python module lays out is one the native code declares
+    python_slots = {n for n in vars(module) if re.fullmatch(r"OPT_[A-Z0-9_]+", n)}
+    if player == "search":
+        python_slots = {n for n in python_slots if n.startswith("OPT_S_")}
+    assert python_slots <= set(native), python_slots - set(native)

@@ -231,3 +231,45 @@ NATIVE_NAMES["PROPERTIES"].update(
 PLAYER_PYTHON = S.PLAYER_PYTHON
 #: numbers per seat in GameConfig.player_opts
 N_PLAYER_OPTS = S.N_PLAYER_OPTS
+
+# Each player's option slots as the native code reads them (players/_ev.pxd, _search.pxd);
+# tests/test_native_vocab.py checks the Python layouts (players/ev.py, search.py) against them.
+from mjsim.players cimport _ev as EVO
+from mjsim.players cimport _search as SEO
+
+PLAYER_OPTION_SLOTS = {
+    "ev": {
+        "OPT_FOLD": EVO.OPT_FOLD,
+        "OPT_CLAIM": EVO.OPT_CLAIM,
+        "OPT_VALUE": EVO.OPT_VALUE,
+        "OPT_SELF_SHARE": EVO.OPT_SELF_SHARE,
+        "OPT_LOSS": EVO.OPT_LOSS,
+        "OPT_MIX": EVO.OPT_MIX,
+        "OPT_DANGER": EVO.OPT_DANGER,
+        "OPT_THREAT": EVO.OPT_THREAT,
+        "OPT_WIN": EVO.OPT_WIN,
+        "N_WIN_D": EVO.N_WIN_D,
+        "OPT_WIN_SELF_ONLY": EVO.OPT_WIN_SELF_ONLY,
+        "OPT_STRETCH": EVO.OPT_STRETCH,
+        "OPT_TENPAI": EVO.OPT_TENPAI,
+        "OPT_WAIT": EVO.OPT_WAIT,
+        "N_TEN_F": EVO.N_TEN_F,
+        "N_WAIT_F": EVO.N_WAIT_F,
+        "OPT_TENPAI_HI": EVO.OPT_TENPAI_HI,
+        "OPT_FORM": EVO.OPT_FORM,
+        "OPT_KONG": EVO.OPT_KONG,
+        "OPT_PASSED": EVO.OPT_PASSED,
+        "OPT_WAIT_CLASS": EVO.OPT_WAIT_CLASS,
+        "OPT_KEEP": EVO.OPT_KEEP,
+    },
+    "search": {
+        "OPT_S_SAMPLES": SEO.OPT_S_SAMPLES,
+        "OPT_S_ROLLOUT": SEO.OPT_S_ROLLOUT,
+        "OPT_S_WIDTH": SEO.OPT_S_WIDTH,
+        "OPT_S_THREAT": SEO.OPT_S_THREAT,
+        "OPT_S_NEAR": SEO.OPT_S_NEAR,
+        "OPT_S_READ": SEO.OPT_S_READ,
+        "OPT_S_STEPS": SEO.OPT_S_STEPS,
+        "OPT_S_MARGIN": SEO.OPT_S_MARGIN,
+    },
+}

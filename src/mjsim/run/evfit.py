@@ -38,10 +38,12 @@ from mjsim.players import ev as evplayer
 from mjsim.play import game
 from mjsim.players import _ev
 from mjsim.rulesets.rules import Rules
+from mjsim.vocab import EVENT_NAMES, KONG_NAMES
 
-EV_DRAW, EV_DISCARD, EV_PUNG, EV_CHOW, EV_KONG = 0, 1, 2, 3, 4
-EV_INDICATOR, EV_BUZHANG = 10, 11
-KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED = 0, 1, 2
+# the event and kong codes of the native log, by name (mjsim.vocab)
+EV_DRAW, EV_DISCARD, EV_PUNG, EV_CHOW, EV_KONG, EV_INDICATOR, EV_BUZHANG = (
+    EVENT_NAMES.index(n) for n in ("draw", "discard", "pung", "chow", "kong", "indicator", "buzhang"))
+KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED = (KONG_NAMES.index(n) for n in ("added", "exposed", "concealed"))
 SELF_KINDS = {"self_draw", "gangshanghua"}
 WIN_INSTANT = 5
 PR_QINGYISE, PR_XIAOQIDUI = 9, 10
