@@ -488,8 +488,11 @@ def test_danger_features_read_the_opponents_pool():
     assert wx[parse_tile("8s")][4] == 1 and wx[parse_tile("8s")][12] == pytest.approx(1 / 4)
 
 
-def test_seat_risk_is_tenpai_times_wait_summed_over_opponents():
-    rng = np.random.default_rng(4)
+def _danger_row(seed):
+    """A model-1 danger row with random tenpai and wait weights (fold 1), and a function
+    giving each opponent's share of the risk of each kind: P(tenpai) x P(waits on it), each
+    the model's logistic of the features the player computes."""
+    rng = np.random.default_rng(seed)
     row = [0.0] * evplayer.N_PLAYER_OPTS
     row[evplayer.OPT_FOLD], row[evplayer.OPT_DANGER] = 1.0, 1.0
     tw = rng.normal(0, 0.5, evplayer.N_TEN_F)
@@ -498,6 +501,16 @@ def test_seat_risk_is_tenpai_times_wait_summed_over_opponents():
     row[evplayer.OPT_TENPAI_HI: evplayer.OPT_TENPAI_HI + 4] = tw[4:]
     row[evplayer.OPT_WAIT: evplayer.OPT_WAIT + evplayer.N_WAIT_F] = ww
     sig = lambda z: 1 / (1 + np.exp(-z))
+
+    def shares(hand, opp, live=40, seen=(0,) * 34):
+        tx, wx = _ev.danger_features(hand, list(seen), [0] * 34, *opp, live)
+        return {k: sig(tw @ tx) * sig(ww @ np.array(x)) for k, x in wx.items()}
+    return row, shares
+
+
+def test_seat_risk_is_tenpai_times_wait_summed_over_opponents():
+    row, shares = _danger_row(4)
+    rng = np.random.default_rng(4)
     for trial in range(20):
         wall = rng.permutation(np.repeat(np.arange(34), 4))
         hand = np.bincount(wall[:14], minlength=34).tolist()
@@ -507,10 +520,9 @@ def test_seat_risk_is_tenpai_times_wait_summed_over_opponents():
         live = int(rng.integers(0, 80))
         risk = _ev.seat_risk(row, hand, seen, [0] * 34, opps, live)
         want = np.zeros(34)
-        for pool, n_disc, n_melds, mask in opps:
-            tx, wx = _ev.danger_features(hand, seen, [0] * 34, pool, n_disc, n_melds, mask, live)
-            for k, x in wx.items():
-                want[k] += sig(tw @ tx) * sig(ww @ np.array(x))
+        for opp in opps:
+            for k, share in shares(hand, opp, live, seen).items():
+                want[k] += share
         assert risk == pytest.approx(want.tolist(), abs=1e-12), trial
         assert all(risk[k] == 0 for k in range(34) if not hand[k])
 
@@ -754,23 +766,6 @@ def test_stretch_adds_wanzai_claims_only():
 
 # ------------------------------------------------------------------ kong, passed, wait_class
 
-def _danger_row(seed):
-    """A model-1 danger row with random tenpai and wait weights (fold 1), and a function
-    giving each opponent's share of the risk of each kind, as test_seat_risk_... has it."""
-    rng = np.random.default_rng(seed)
-    row = [0.0] * evplayer.N_PLAYER_OPTS
-    row[evplayer.OPT_FOLD], row[evplayer.OPT_DANGER] = 1.0, 1.0
-    tw = rng.normal(0, 0.5, evplayer.N_TEN_F)
-    ww = rng.normal(0, 0.5, evplayer.N_WAIT_F)
-    row[evplayer.OPT_TENPAI: evplayer.OPT_TENPAI + 4] = tw[:4]
-    row[evplayer.OPT_TENPAI_HI: evplayer.OPT_TENPAI_HI + 4] = tw[4:]
-    row[evplayer.OPT_WAIT: evplayer.OPT_WAIT + evplayer.N_WAIT_F] = ww
-    sig = lambda z: 1 / (1 + np.exp(-z))
-
-    def shares(hand, opp, live=40):
-        tx, wx = _ev.danger_features(hand, [0] * 34, [0] * 34, *opp, live)
-        return {k: sig(tw @ tx) * sig(ww @ np.array(x)) for k, x in wx.items()}
-    return row, shares
 
 
 def test_passed_clears_a_passed_kind_against_the_seats_that_let_it_pass():
