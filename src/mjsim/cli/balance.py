@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from mjsim.cli.common import (_RUN_HELP, _run_specs, app, console, err, load_rules)
+from mjsim.cli.common import _RUN_HELP, _run_specs, app, console, err, load_rules
 
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from mjsim.cli.common import (app, console)
+from mjsim.cli.common import app, console
 
 
 
@@ -17,9 +17,9 @@ def cache(
     """List the table-cache files (one per build of the native core, about 79 MB each), or delete them."""
     import datetime
 
-    from mjsim.core import _tables
+    from mjsim.core import _tables, table_cache
 
-    folder = Path(_tables.cache_dir())
+    folder = Path(table_cache.cache_dir())
     mine = _tables.cache_path()
     files = sorted(folder.glob("tables-*.bin")) + sorted(folder.glob(".tables-*")) if folder.is_dir() else []
     if clear:

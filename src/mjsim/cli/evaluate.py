@@ -11,7 +11,7 @@ from mjsim.play import engine
 from mjsim.vocab import label
 from mjsim.rulesets.rules import Rules
 from mjsim.tiles import parse_tiles
-from mjsim.cli.common import (_print_json, _tiles, app, console, load_rules, parse_meld_option)
+from mjsim.cli.common import _print_json, _tiles, app, console, load_rules, parse_meld_option
 
 
 

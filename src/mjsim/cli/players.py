@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from mjsim.cli.common import (_RUN_HELP, _hands_bar, app, console, err, load_rules)
+from mjsim.cli.common import _RUN_HELP, _hands_bar, app, console, err, load_rules
 
 
 

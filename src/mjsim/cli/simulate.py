@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from mjsim.run.spec import SEPARATOR
-from mjsim.cli.common import (_RUN_HELP, _populations, _run_precision, _run_specs, _summary, app, load_rules)
+from mjsim.cli.common import _RUN_HELP, _populations, _run_precision, _run_specs, _summary, app, load_rules
 
 
 

@@ -405,11 +405,6 @@ def cache_path():
     return table_cache.cache_path(__file__)
 
 
-def cache_dir():
-    """The cache folder (table_cache.cache_dir)."""
-    return table_cache.cache_dir()
-
-
 def _save(path):
     """Write the tables to `path` (whole or not at all)."""
     cdef size_t addr, n

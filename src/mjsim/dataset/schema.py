@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mjsim.vocab import PAY_REASONS as VOCAB_PAY_REASONS, WIN_KIND_NAMES
+from mjsim.vocab import PAY_REASONS, WIN_KIND_NAMES as WIN_KINDS
 
 if TYPE_CHECKING:
     from mjsim.run.spec import RunSpec
 
 
-#: The game contract's win kinds (mjsim.game.WIN_KINDS wins if the game module defines it).
-WIN_KINDS = WIN_KIND_NAMES
+# WIN_KINDS and PAY_REASONS (from mjsim.vocab) are the game contract's names; a game module's
+# own WIN_KINDS / PAY_REASONS win where it defines them.
 END_NAMES = ("draw", "win")
 
 #: Layout of the files (file metadata ``mjsim.schema_version``). 2: no ``variant`` column
@@ -43,8 +43,6 @@ PAYMENTS_ARRAYS = {
     "hand_index": np.int64, "payer": np.int8, "receiver": np.int8, "amount": np.int64,
     "reason": np.int8, "pattern": np.int16,
 }
-#: the game contract's payment reasons (mjsim.game.PAY_REASONS wins if the game defines it)
-PAY_REASONS = VOCAB_PAY_REASONS
 #: the tables of a dataset, one file per chunk in each; a chunk is done when all exist
 TABLES = ("hands", "wins", "payments")
 

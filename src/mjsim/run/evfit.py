@@ -38,7 +38,7 @@ from mjsim.players import ev as evplayer
 from mjsim.play import game
 from mjsim.players import _ev
 from mjsim.rulesets.rules import Rules
-from mjsim.vocab import EVENT_NAMES, KONG_NAMES
+from mjsim.vocab import EVENT_NAMES, KONG_NAMES, PROPERTIES
 
 # the event and kong codes of the native log, by name (mjsim.vocab)
 EV_DRAW, EV_DISCARD, EV_PUNG, EV_CHOW, EV_KONG, EV_INDICATOR, EV_BUZHANG = (
@@ -46,7 +46,8 @@ EV_DRAW, EV_DISCARD, EV_PUNG, EV_CHOW, EV_KONG, EV_INDICATOR, EV_BUZHANG = (
 KONG_ADDED, KONG_EXPOSED, KONG_CONCEALED = (KONG_NAMES.index(n) for n in ("added", "exposed", "concealed"))
 SELF_KINDS = {"self_draw", "gangshanghua"}
 WIN_INSTANT = 5
-PR_QINGYISE, PR_XIAOQIDUI = 9, 10
+# property bits of a win (mjsim.vocab.PROPERTIES)
+PR_QINGYISE, PR_XIAOQIDUI = PROPERTIES.index("qingyise"), PROPERTIES.index("xiaoqidui")
 F_STD, F_PAIRS, F_LAN, F_QYS, F_DQD, F_QQR = range(len(evplayer.FORMS))
 WANZAI_FORM = {"shisanlan": F_LAN, "qixing_shisanlan": F_LAN, "daqidui": F_DQD,
                "qingyise_daqidui": F_DQD}
