@@ -222,8 +222,9 @@ def _danger_records(rules: Rules, raw: dict, cfg, players):
 def fit_danger(rules: Rules, hands: int = 4000, seed: int = 2024, players=("greedy",) * 4,
                opponents=("greedy",), progress=None) -> dict:
     """Fit the model-1 danger logistics (statsmodels Logit, maximum likelihood) on logged
-    hands, from the opponents whose player name is in `opponents` (the arena's opponents
-    of ev are greedy, who play differently from ev itself)."""
+    hands, from the opponents whose player name is in `opponents`.  The shipped model was
+    fitted on 4x greedy; bench/refit_danger.py refits it on ev's own tables round after
+    round (it settles in three rounds and loses money in the arena: docs/players/ev.md)."""
     if rules.game != "wanzai":
         raise ValueError("the feature danger model is fitted for Wanzai only")
     native = game._native(rules, list(players))
@@ -280,8 +281,8 @@ def _logit(X: np.ndarray, y: np.ndarray) -> np.ndarray:
 def fit(rules: Rules, hands: int = 3000, seed: int = 12345, players=("ev",) * 4,
         progress=None) -> dict:
     """Self-play `hands` hands and fit the model entry for `rules.game`; in Wanzai also
-    the feature danger model, on `hands` more hands of 4x greedy (seed + 1), the players
-    `ev` faces in the arena.  progress(done) is called after each hand, done counting to
+    the feature danger model, on `hands` more hands of 4x greedy (seed + 1), as the shipped
+    model was.  progress(done) is called after each hand, done counting to
     `hands` (in Wanzai each of the two runs counts for half)."""
     phases = 2 if rules.game == "wanzai" else 1
     native = game._native(rules, list(players))
