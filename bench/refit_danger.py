@@ -26,27 +26,20 @@ from pathlib import Path
 
 import numpy as np
 
-from mjsim.play import engine, game
 from mjsim.rulesets.rules import Rules
 from mjsim.run import evfit
-from mjsim.run.evfit import _danger_records, _logit
 
 SHIPPED = Path(evfit.__file__).resolve().parents[1] / "data" / "ev_model.json"
 
 
 def _rows(args):
-    """Danger rows of hands [start, stop) of 4 x ev with the model at `model`."""
+    """Danger rows of hands [start, stop) of 4 x ev with the model at `model`, every seat."""
     model, seed, start, stop = args
-    rules = Rules.load("wanzai")
-    players = [f"ev:model={model}"] * 4
-    native = game._native(rules, players)
-    cfg = engine.core_config(rules)
-    rows = [[], [], [], []]
-    for i in range(start, stop):
-        raw = native.play(seed, i, i % 4, True)
-        for acc, part in zip(rows, _danger_records(rules, raw, cfg, None)):
-            acc += part
-    return [np.array(r, np.float32) for r in rows]
+    return evfit.danger_rows(Rules.load("wanzai"), [f"ev:model={model}"] * 4, seed, start, stop)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-z))
 
 
 def refit(model: Path, old: dict, hands: int, seed: int, workers: int) -> tuple[dict, dict]:
@@ -57,18 +50,17 @@ def refit(model: Path, old: dict, hands: int, seed: int, workers: int) -> tuple[
         for got in pool.map(_rows, jobs):
             for acc, a in zip(parts, got):
                 acc.append(a)
-    tx, ty, wx, wy = (np.concatenate(p).astype(float) for p in parts)
-    ten, wait = _logit(tx, ty), _logit(wx, wy)
-    sigmoid = lambda z: 1 / (1 + np.exp(-z))  # noqa: E731
+    tx, ty, wx, wy = (np.concatenate(p) for p in parts)
+    ten, wait = evfit._logit(tx, ty), evfit._logit(wx, wy)
+    # the live wall and the discards made move together, so single coefficients wander
+    # while the predictions hold: settling is judged on the predictions
+    ready_new, ready_old = _sigmoid(tx @ ten), _sigmoid(tx @ np.array(old["tenpai"]))
+    wait_new, wait_old = _sigmoid(wx @ wait), _sigmoid(wx @ np.array(old["wait"]))
     facts = {"tenpai_samples": len(ty), "wait_samples": len(wy),
-             "ready_observed": float(ty.mean()), "ready_fitted": float(sigmoid(tx @ ten).mean()),
-             "wait_observed": float(wy.mean()), "wait_fitted": float(sigmoid(wx @ wait).mean()),
-             # the live wall and the discards made move together, so single coefficients
-             # wander while the predictions hold: settling is judged on the predictions
-             "ready_old": float(sigmoid(tx @ np.array(old["tenpai"])).mean()),
-             "wait_old": float(sigmoid(wx @ np.array(old["wait"])).mean()),
-             "ready_shift": float(np.abs(sigmoid(tx @ ten) - sigmoid(tx @ np.array(old["tenpai"]))).mean()),
-             "wait_shift": float(np.abs(sigmoid(wx @ wait) - sigmoid(wx @ np.array(old["wait"]))).mean())}
+             "ready_observed": float(ty.mean()), "wait_observed": float(wy.mean()),
+             "ready_old": float(ready_old.mean()), "wait_old": float(wait_old.mean()),
+             "ready_shift": float(np.abs(ready_new - ready_old).mean()),
+             "wait_shift": float(np.abs(wait_new - wait_old).mean())}
     return {"tenpai": [round(float(x), 5) for x in ten], "wait": [round(float(x), 5) for x in wait]}, facts
 
 

@@ -219,6 +219,24 @@ def _danger_records(rules: Rules, raw: dict, cfg, players):
     return ten_x, ten_y, wait_x, wait_y
 
 
+def danger_rows(rules: Rules, players, seed: int, start: int, stop: int, opponents=None,
+                progress=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Model-1 danger rows (tenpai X, y, wait X, y) of hands [start, stop) of `players`
+    (seed, hand index), from the opponents whose player name is in `opponents` (None: all).
+    progress(done) after each hand, done counting from 1."""
+    native = game._native(rules, list(players))
+    cfg = engine.core_config(rules)
+    seats = None if opponents is None else {i for i, name in enumerate(players) if name in opponents}
+    rows = [[], [], [], []]
+    for i in range(start, stop):
+        raw = native.play(seed, i, i % 4, True)
+        for acc, part in zip(rows, _danger_records(rules, raw, cfg, seats)):
+            acc += part
+        if progress is not None:
+            progress(i - start + 1)
+    return tuple(np.array(r, float) for r in rows)
+
+
 def fit_danger(rules: Rules, hands: int = 4000, seed: int = 2024, players=("greedy",) * 4,
                opponents=("greedy",), progress=None) -> dict:
     """Fit the model-1 danger logistics (statsmodels Logit, maximum likelihood) on logged
@@ -227,17 +245,7 @@ def fit_danger(rules: Rules, hands: int = 4000, seed: int = 2024, players=("gree
     round (it settles in three rounds and loses money in the arena: docs/players/ev.md)."""
     if rules.game != "wanzai":
         raise ValueError("the feature danger model is fitted for Wanzai only")
-    native = game._native(rules, list(players))
-    cfg = engine.core_config(rules)
-    seats = {i for i, name in enumerate(players) if name in opponents}
-    rows = [[], [], [], []]
-    for i in range(hands):
-        raw = native.play(seed, i, i % 4, True)
-        for acc, part in zip(rows, _danger_records(rules, raw, cfg, seats)):
-            acc += part
-        if progress is not None:
-            progress(i + 1)
-    tx, ty, wx, wy = (np.array(r, float) for r in rows)
+    tx, ty, wx, wy = danger_rows(rules, players, seed, 0, hands, opponents, progress)
     return {"danger_model": 1,
             "tenpai": [round(float(x), 5) for x in _logit(tx, ty)],
             "wait": [round(float(x), 5) for x in _logit(wx, wy)],
