@@ -829,6 +829,14 @@ cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out, doubl
     return best
 
 
+cdef void ev_discard_risk(HandState* st, int s, int drawn, double* risk) noexcept nogil:
+    """risk[k]: ev's estimate of the chance that seat s's discard of k deals in now (0 for
+    kinds it does not hold, or when its fold weight is 0), as its turn weighs it."""
+    cdef Ctx c
+    init_ctx(&c, st, s, drawn, -1)
+    memcpy(risk, c.risk, 34 * sizeof(double))
+
+
 cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                  int drawn, int* tile) noexcept nogil:
     cdef Ctx c

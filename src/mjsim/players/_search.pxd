@@ -1,7 +1,7 @@
 # The search player `search` (_search.pyx): Monte Carlo rollouts of each candidate action on
 # sampled hidden tiles.  A search seat's GameConfig.player_opts row holds ev's numbers
-# (_ev.pxd, 0..63: search plays as ev wherever it does not search) and, from 64, these,
-# filled by mjsim.searchplayer.
+# (_ev.pxd, 0..63 and 72..77: search plays as ev wherever it does not search) and these
+# (64..71, 78..79), filled by mjsim.players.search.
 from libc.stdint cimport uint64_t
 from mjsim.core._state cimport HandState, GameConfig
 from mjsim.core._rng cimport Rng
@@ -10,11 +10,14 @@ cdef enum:
     OPT_S_SAMPLES = 64      # samples of the hidden tiles per searched decision (0: play as ev)
     OPT_S_ROLLOUT = 65      # player code (PLAYER_EV or PLAYER_GREEDY) of every seat in a rollout
     OPT_S_WIDTH = 66        # most candidate actions searched (ev's choice always among them)
-    OPT_S_THREAT = 67       # searched when an opponent shows this many melds (0: every turn) ...
+    OPT_S_MELDS  = 67       # searched when an opponent shows this many melds (0: every turn) ...
     OPT_S_NEAR = 68         # ... or this seat's best discard leaves it this near (shanten; -1 off)
     OPT_S_READ = 69         # opponent model: chance a hand is drawn to the fitted readiness
     OPT_S_STEPS = 70        #   with at most this many tile swaps (see sample_hidden)
     OPT_S_MARGIN = 71       # leave ev's choice only for a gain this many standard errors above 0
+    OPT_S_OWN = 78          # player code of the search seat itself in its rollouts (-1: OPT_S_ROLLOUT's)
+    OPT_S_GUARD = 79        # a discard replaces ev's choice only if ev's deal-in risk of it is at
+                            #   most ev's choice's + this (-1: no guard)
     MAX_CANDIDATES = 20
 
 cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,

@@ -32,7 +32,7 @@ from mjsim.core cimport _eval
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, PLAYER_EV, PLAYER_GREEDY,
                           ACT_DISCARD, SRC_DRAW, N_SEATS)
 from mjsim.core._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
-from mjsim.players._ev cimport ev_turn
+from mjsim.players._ev cimport ev_turn, ev_discard_risk
 from mjsim.core._hand cimport hand_shanten, is_anhua
 from mjsim.core._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
 from mjsim.core._wall cimport MAX_WALL
@@ -222,16 +222,16 @@ cdef double _rollout(const HandState* sample, const GameConfig* rcfg, int s, int
 
 
 cdef bint _contested(const HandState* st, int s, int min_shanten, const double* o) noexcept nogil:
-    """A threat on the table (an opponent with `threat` melds, or a locked Anhua hand), or
+    """A threat on the table (an opponent with `melds` melds, or a locked Anhua hand), or
     this seat near ready: the turns worth searching."""
-    cdef int i, q, threat = <int>o[OPT_S_THREAT], near = <int>o[OPT_S_NEAR]
-    if threat <= 0:
+    cdef int i, q, melds = <int>o[OPT_S_MELDS], near = <int>o[OPT_S_NEAR]
+    if melds <= 0:
         return True
     if near >= 0 and min_shanten <= near:
         return True
     for i in range(1, N_SEATS):
         q = (s + i) & 3
-        if st.seat[q].n_melds >= threat or st.seat[q].locked:
+        if st.seat[q].n_melds >= melds or st.seat[q].locked:
             return True
     return False
 
@@ -276,6 +276,31 @@ cdef int _candidates(HandState* st, int s, int n_kongs, const int* kinds, const 
     return n
 
 
+cdef int _guard(HandState* st, int s, int drawn, double guard, int n, int* acts,
+                int* tiles) noexcept nogil:
+    """Drop the discards ev judges riskier than its own choice by more than `guard` -> the
+    candidates left (ev's choice stays first).  The samples see fewer ready opponents than
+    the table holds (unguarded, search dealt in ~1 pp more than ev), so rollouts may not
+    overrule ev's danger estimate towards a riskier tile."""
+    cdef double risk[34]
+    ev_discard_risk(st, s, drawn, risk)
+    return _drop_riskier(risk, guard, n, acts, tiles)
+
+
+cdef int _drop_riskier(const double* risk, double guard, int n, int* acts, int* tiles) noexcept nogil:
+    """Keep candidate 0 and every other candidate that is not a discard riskier than
+    candidate 0 (a kong counts as risk 0) by more than `guard`, in order -> how many."""
+    cdef double limit = (risk[tiles[0]] if acts[0] == ACT_DISCARD else 0.0) + guard
+    cdef int c, m = 1
+    for c in range(1, n):
+        if acts[c] == ACT_DISCARD and risk[tiles[c]] > limit:
+            continue
+        acts[m] = acts[c]
+        tiles[m] = tiles[c]
+        m += 1
+    return m
+
+
 cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil:
     """The turn's action: ev's where the turn is not contested, else the candidate with the
@@ -301,10 +326,17 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     n = _candidates(st, s, n_kongs, kinds, types, ev_action, ev_tile, width, acts, tiles, &min_sh)
     if n < 2 or not _contested(st, s, min_sh, o):
         return ev_action
+    if o[OPT_S_GUARD] >= 0:
+        n = _guard(st, s, drawn, o[OPT_S_GUARD], n, acts, tiles)
+        if n < 2:
+            return ev_action
     memcpy(&rcfg, st.cfg, sizeof(GameConfig))
     rcfg.py_context = NULL
     for j in range(N_SEATS):
         rcfg.players[j] = PLAYER_GREEDY if <int>o[OPT_S_ROLLOUT] == PLAYER_GREEDY else PLAYER_EV
+    if <int>o[OPT_S_OWN] >= 0:
+        # the seat's own later turns by ev: a fold now is worth what keeping on folding brings
+        rcfg.players[s] = PLAYER_GREEDY if <int>o[OPT_S_OWN] == PLAYER_GREEDY else PLAYER_EV
     for c in range(n):
         sums[c] = 0
         sq[c] = 0
@@ -347,3 +379,20 @@ cdef bint _offered(const HandState* st, int s, int n_kongs, const int* kinds, co
         if types[i] == action and kinds[i] == tile:
             return True
     return False
+
+
+def drop_riskier(risk, candidates, double guard):
+    """Test entry of the guard's filter: candidates [(action, tile), ...] (ev's choice
+    first) and risk[34] -> the candidates kept."""
+    cdef double r[34]
+    cdef int acts[MAX_CANDIDATES]
+    cdef int tiles[MAX_CANDIDATES]
+    cdef int i, n = len(candidates)
+    if len(risk) != 34 or not 1 <= n <= MAX_CANDIDATES:
+        raise ValueError("risk needs 34 numbers and 1..MAX_CANDIDATES candidates")
+    for i in range(34):
+        r[i] = risk[i]
+    for i in range(n):
+        acts[i], tiles[i] = candidates[i]
+    n = _drop_riskier(r, guard, n, acts, tiles)
+    return [(acts[i], tiles[i]) for i in range(n)]

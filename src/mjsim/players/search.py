@@ -8,10 +8,14 @@ plays its uncontested turns, its claims and its wins.  Its own:
   as ev throughout).
 - `rollout` (default greedy; ev or greedy): the player of every seat in a rollout (greedy
   costs a tenth of ev, and many samples beat better but fewer rollouts: see the docs).
+- `own` (default rollout in Wanzai, ev in Anhua; ev, greedy or rollout): the player of the
+  search seat itself in its rollouts, when it should differ from the others' (ev folds
+  and builds its patterns on its later turns too).
 - `width`   (default 5, 2..20): most candidate actions searched; ev's choice is always one,
   then any kong, then the discards that keep the hand nearest ready.
-- `threat`  (default 2, 0..4): a turn is searched when an opponent shows this many melds
-  (or an Anhua hand is locked); 0 searches every turn ...
+- `melds`   (default 0, 0..4): a turn is searched when an opponent shows this many melds
+  (or an Anhua hand is locked); 0 searches every turn ... (named `threat` before it was
+  found to set ev's own `threat` option too)
 - `near`    (default 1, -1..8): ... or when this seat's best discard leaves it at most this
   shanten (-1: never for that reason).
 - `read`    (default 1, 0..1) and `steps` (default 64, 0..1000): the opponent model.  With
@@ -21,6 +25,8 @@ plays its uncontested turns, its claims and its wins.  Its own:
   samples uniformly.
 - `margin`  (default 2, 0..100): ev's choice is left only when the mean paired gain of the
   best candidate over it is this many standard errors above zero (0: for any gain).
+- `guard`   (default 0, -1..10): a discard may replace ev's choice only when ev's own
+  deal-in risk for it is at most that of ev's choice plus `guard` (-1: no guard).
 
 See docs/players/search.md.
 """
@@ -32,26 +38,33 @@ from mjsim import vocab
 from mjsim.players import ev as evplayer
 
 N_PLAYER_OPTS = evplayer.N_PLAYER_OPTS   # one row of GameConfig.player_opts (core/_state.pxd)
-OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_THREAT = 64, 65, 66, 67
+OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_MELDS = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
+OPT_S_OWN, OPT_S_GUARD = 78, 79     # after ev's slots 72..77 (_ev.pxd)
 ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
 
 #: numeric options: (default, lo, hi, integer?)
-NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "threat": (2, 0, 4, True),
+NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": (0, 0, 4, True),
            "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
-           "margin": (2.0, 0.0, 100.0, False)}
-DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy"}
-KEYS = ("samples", "rollout", "width", "threat", "near", "read", "steps", "margin")
-SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "threat": OPT_S_THREAT,
-         "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN}
+           "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False)}
+DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
+#: where a game's default differs: in Anhua, greedy rollouts of the search seat's own later
+#: turns misjudge its candidates (docs/players/search.md), and ev costs little there
+GAME_DEFAULTS = {"anhua": {"own": "ev"}}
+KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard")
+PLAYER_KEYS = ("rollout", "own")     # options naming a rollout player
+SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "melds": OPT_S_MELDS,
+         "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN,
+         "guard": OPT_S_GUARD}
 
 
 def parse_option(name: str, key: str, value: str):
     """One search option's value from text; PlayerOptionError naming what is wrong."""
-    if key == "rollout":
-        if value not in ROLLOUT_CODES:
+    if key in PLAYER_KEYS:
+        allowed = tuple(ROLLOUT_CODES) + (("rollout",) if key == "own" else ())
+        if value not in allowed:
             raise evplayer.PlayerOptionError(
-                f"player {name!r}: rollout must be one of {', '.join(ROLLOUT_CODES)}, got {value!r}")
+                f"player {name!r}: {key} must be one of {', '.join(allowed)}, got {value!r}")
         return value
     _, lo, hi, integer = NUMERIC[key]
     try:
@@ -66,11 +79,13 @@ def parse_option(name: str, key: str, value: str):
 
 def player_opts(game: str, options: dict | None = None) -> list[float]:
     """The native options row of a search seat: ev's row, then the search numbers."""
-    options = options or {}
+    options = {**DEFAULTS, **GAME_DEFAULTS.get(game, {}), **(options or {})}
     ev_options = {k: v for k, v in options.items() if k in evplayer.KEYS}
     row = evplayer.player_opts(game, ev_options)
     row = row + [0.0] * (N_PLAYER_OPTS - len(row))
     for key, slot in SLOTS.items():
-        row[slot] = float(options.get(key, DEFAULTS[key]))
-    row[OPT_S_ROLLOUT] = float(ROLLOUT_CODES[options.get("rollout", DEFAULTS["rollout"])])
+        row[slot] = float(options[key])
+    row[OPT_S_ROLLOUT] = float(ROLLOUT_CODES[options["rollout"]])
+    own = options["own"]
+    row[OPT_S_OWN] = -1.0 if own == "rollout" else float(ROLLOUT_CODES[own])
     return row
