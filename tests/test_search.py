@@ -17,8 +17,11 @@ from mjsim.players import Player
 from mjsim.rulesets.rules import Rules
 
 # small, every turn searched and any gain taken, so the few hands here exercise it often
-QUICK = "search:samples=3,melds=0,width=4,margin=0"
+QUICK = "search:samples=3,melds=0,width=4,margin=0,calls=1"
 GAMES = ("wanzai", "anhua")
+# search's own slots of a player_opts row (_search.pxd): 64..71, then 78.. after ev's 72..77
+SEARCH_SLOTS = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
+                searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD, searchplayer.OPT_S_CALLS}
 
 
 def n_kinds(name):
@@ -47,6 +50,7 @@ def test_search_is_a_player_with_canonical_options():
     ("search:depth=3", "unknown option 'depth'"),
     ("search:own=random", "own must be one of ev, greedy, rollout"),
     ("search:guard=11", "guard must be a number -1..10"),
+    ("search:calls=2", "calls must be an integer 0..1"),
     ("greedy:samples=3", "takes no options"),
 ])
 def test_bad_search_options_name_the_problem(text, fragment):
@@ -58,9 +62,8 @@ def test_search_row_holds_evs_numbers_then_its_own():
     ev_row = evplayer.player_opts("wanzai", {"fold": 2.0})
     row = searchplayer.player_opts("wanzai", {"fold": 2.0, "samples": 7, "rollout": "greedy"})
     assert len(row) == searchplayer.N_PLAYER_OPTS
-    # ev's numbers everywhere but search's own slots (64..71, then 78..79 after ev's 72..77)
-    own = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
-           searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD}
+    # ev's numbers everywhere but search's own slots
+    own = SEARCH_SLOTS
     assert len(ev_row) == len(row)
     assert [x for i, x in enumerate(row) if i not in own] == [x for i, x in enumerate(ev_row) if i not in own]
     assert all(ev_row[i] == 0 for i in own)
@@ -102,9 +105,8 @@ def test_search_options_never_set_evs():
     ev_row = evplayer.player_opts("wanzai")
     row = searchplayer.player_opts("wanzai", {"melds": 2})
     assert row[searchplayer.OPT_S_MELDS] == 2
-    mine = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
-            searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD}
-    assert [x for i, x in enumerate(row) if i not in mine] == [x for i, x in enumerate(ev_row) if i not in mine]
+    assert [x for i, x in enumerate(row) if i not in SEARCH_SLOTS] == [
+        x for i, x in enumerate(ev_row) if i not in SEARCH_SLOTS]
     assert runner.parse_players("search:melds=3") == ("search:melds=3",) * 4
 
 
@@ -195,6 +197,19 @@ def test_guard_and_own_reach_the_native_search(name):
     assert events(QUICK + ",rollout=greedy,own=ev,guard=10") != loose
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_searched_claims_change_some_claim(name):
+    """calls=1 searches the claims: on these deals some claim differs from ev's."""
+    rules = Rules.load(name)
+    differ = 0
+    for h in range(6):
+        with_calls = game.play(rules, seed=3, hand_index=h, players=(QUICK, "ev", "ev", "ev"))
+        without = game.play(rules, seed=3, hand_index=h,
+                            players=(QUICK.replace("calls=1", "calls=0"), "ev", "ev", "ev"))
+        differ += with_calls.events != without.events
+    assert differ >= 1
+
+
 def test_arena_result_does_not_depend_on_workers():
     rules = Rules.load("wanzai")
     one = arena.run_arena(rules, QUICK, "ev", deals=4, seed=2, workers=1, chunk=2)
@@ -211,6 +226,7 @@ class Probe(Player):
     def __init__(self, name):
         self.name = name
         self.continued = []
+        self.claimed = []
         self.resampled = 0
 
     def turn(self, view, options):
@@ -236,7 +252,13 @@ class Probe(Player):
         return choice
 
     def claim(self, view, tile, options):
-        return view.builtin("ev")
+        choice = view.builtin("ev")
+        assert all_there(view._tile_counts(), self.name)
+        if len(self.claimed) < 6:
+            # a call taken is taken as given; after a pass another seat may still claim,
+            # which play_on_discard does not ask, so only a taken call must end as the hand
+            self.claimed.append((choice is not None, view._continue_as("ev", choice)))
+        return choice
 
     def win(self, view, tile, kind):
         return view.builtin("ev")
@@ -244,11 +266,11 @@ class Probe(Player):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_samples_conserve_tiles_and_copies_continue_to_the_same_end(name):
-    """A copy continued from any turn with the answer the seat then gives ends exactly as
-    the hand did (everyone plays ev), every tile accounted for; each sample keeps what the
+    """A copy continued from any turn, or from a claim it takes, with the answer the seat
+    then gives ends exactly as the hand did (everyone plays ev), every tile accounted for; each sample keeps what the
     seat sees and deals the rest afresh."""
     rules = Rules.load(name)
-    resampled = 0
+    resampled = calls_taken = passes = 0
     for h in range(4):
         probe = Probe(name)
         rec = game.play(rules, seed=11, hand_index=h, players=(probe, "ev", "ev", "ev"))
@@ -257,8 +279,15 @@ def test_samples_conserve_tiles_and_copies_continue_to_the_same_end(name):
         for deltas, end, won, counts in probe.continued:
             assert list(rec.deltas) == deltas and won == winners
             assert all_there(counts, name)
+        for taken, (deltas, end, won, counts) in probe.claimed:
+            assert all_there(counts, name)
+            if taken:
+                assert list(rec.deltas) == deltas and won == winners
+                calls_taken += 1
+        passes += sum(not taken for taken, _ in probe.claimed)
         resampled += probe.resampled
     assert resampled > 0
+    assert calls_taken > 0 and passes > 0       # both kinds of claim continued
 
 
 # ------------------------------------------------------------------ slow: strength

@@ -413,6 +413,8 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     memset(st, 0, <size_t>(<char*>&st.pays[0] - <char*>st))
     st.cfg = cfg
     st.play_on = play_on
+    st.play_on_discard = play_on_discard
+    st.last_discarder = -1
     st.tables = tables()
     st.events = events
     st.dealer = dealer
@@ -479,6 +481,7 @@ cdef inline void discard_tile(HandState* st, int s, int t, int buzhang) noexcept
         p.n_discards += 1
     p.n_discarded += 1
     st.seen[t] += 1
+    st.last_discarder = s
     # 漏胡 ends with the seat's own discard
     p.ron_locked = 0
     p.lock_kinds = 0
@@ -836,24 +839,47 @@ cdef void play_on(HandState* st, int s, int source, int drawn, int action,
             q = resolve_calls(st, s, t, &call)
             if st.aborted:
                 break
-        if q >= 0:
-            apply_call(st, q, t, s, &call)
-            s = q
-            if call.type == CALL_KONG:
-                source = after_kong(st, &s, &drawn)
-                if source < 0:
-                    break
-            else:
-                drawn = -1
-                source = SRC_CLAIM
-            continue
-        s = (s + 1) & 3
-        drawn = draw_tile(st, s, False)
-        if drawn < 0:
-            finish_draw(st)
+        source = claim_or_draw(st, &s, t, q, &call, &drawn)
+        if source < 0:
             break
-        source = SRC_DRAW
+    settle_wins(st)
+
+
+cdef inline int claim_or_draw(HandState* st, int* s, int t, int q, const Call* call,
+                              int* drawn) noexcept nogil:
+    """After seat s[0]'s discard t: seat q takes it with `call`, or (q < 0) 下家 draws.
+    -> where the next turn's tile came from (SRC_*), with s[0] and drawn[0] set to that
+    turn's seat and tile, or -1 when the hand has ended (a draw is then finished)."""
+    if q >= 0:
+        apply_call(st, q, t, s[0], call)
+        s[0] = q
+        if call.type == CALL_KONG:
+            return after_kong(st, s, drawn)
+        drawn[0] = -1
+        return SRC_CLAIM
+    s[0] = (s[0] + 1) & 3
+    drawn[0] = draw_tile(st, s[0], False)
+    if drawn[0] < 0:
+        finish_draw(st)
+        return -1
+    return SRC_DRAW
+
+
+cdef inline void settle_wins(HandState* st) noexcept nogil:
     if st.n_winners and not st.aborted:
         if st.cfg.settle_after_birds:
             pay_wins_after_birds(st)
         finish_win(st)
+
+
+cdef void play_on_discard(HandState* st, int discarder, int t, int claimer,
+                          const Call* call) noexcept nogil:
+    """Play the hand on from discarder's discard t, already made and its wins passed, with
+    its claims decided: seat `claimer` takes it with `call`, or nobody (claimer < 0: 下家
+    draws).  A player that searches its claims continues copies of a hand here."""
+    cdef int s = discarder, drawn = -1, source
+    source = claim_or_draw(st, &s, t, claimer, call, &drawn)
+    if source >= 0:
+        play_on(st, s, source, drawn, -1, 0)
+    else:
+        settle_wins(st)

@@ -26,8 +26,8 @@ cdef enum:
     PLAYER_EV = 3                   # expected value (_ev.pyx); options in GameConfig.player_opts
     PLAYER_SEARCH = 4               # Monte Carlo search over rollouts (_search.pyx)
     PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
-    N_PLAYER_OPTS = 80              # per-seat numbers a built-in player reads (layout: _ev.pxd,
-                                    # 0..63 and 72..79; _search.pxd 64..71)
+    N_PLAYER_OPTS = 82              # per-seat numbers a built-in player reads (layout: _ev.pxd
+                                    # 0..63 and 72..77; _search.pxd 64..71 and 78..81)
 
 # where the tile a seat's turn starts with came from (play_on's `source`)
 cdef enum:
@@ -266,6 +266,9 @@ ctypedef struct HandState:
     # _loop.play_on, set by setup_hand: a player that searches continues copies of the hand
     # through it, so the players need not cimport the loop (which cimports them)
     void (*play_on)(HandState* st, int s, int source, int drawn, int action, int tile) noexcept nogil
+    # _loop.play_on_discard: the same from a discard whose claims are decided
+    void (*play_on_discard)(HandState* st, int discarder, int t, int claimer, const Call* call) noexcept nogil
+    int last_discarder              # the seat whose discard is on the table (-1 none yet)
 
 # Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).
 ctypedef struct Session:

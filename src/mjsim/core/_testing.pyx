@@ -273,5 +273,6 @@ PLAYER_OPTION_SLOTS = {
         "OPT_S_MARGIN": SEO.OPT_S_MARGIN,
         "OPT_S_OWN": SEO.OPT_S_OWN,
         "OPT_S_GUARD": SEO.OPT_S_GUARD,
+        "OPT_S_CALLS": SEO.OPT_S_CALLS,
     },
 }

@@ -4,7 +4,7 @@ from mjsim.core._state cimport HandState, Call, PLAYER_RANDOM, PLAYER_EV, PLAYER
 from mjsim.players._random cimport random_turn, random_call, random_takes_win
 from mjsim.players._greedy cimport greedy_turn, greedy_call
 from mjsim.players._ev cimport ev_turn, ev_call, ev_takes_win
-from mjsim.players._search cimport search_turn
+from mjsim.players._search cimport search_turn, search_call
 
 
 cdef inline int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
@@ -22,8 +22,10 @@ cdef inline int builtin_call(HandState* st, int s, int player, int tile, const C
                              int n) noexcept nogil:
     if player == PLAYER_RANDOM:
         return random_call(st, n)
-    if player == PLAYER_EV or player == PLAYER_SEARCH:     # search claims as ev does
+    if player == PLAYER_EV:
         return ev_call(st, s, tile, calls, n)
+    if player == PLAYER_SEARCH:
+        return search_call(st, s, tile, calls, n)
     return greedy_call(st, s, player, tile, calls, n)
 
 

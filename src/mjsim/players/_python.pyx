@@ -164,15 +164,18 @@ cdef class TableView:
         return hands, wall, _tile_counts(&out)
 
     def _continue_as(self, str name, choice):
-        """Continue a copy of the live hand to its end with `choice` (a turn option) taken
-        now and the built-in `name` in every Python seat (play_on) -> (deltas, end,
-        winners, tile counts at the end).  The live hand is not touched."""
+        """Continue a copy of the live hand to its end with `choice` taken now (a turn
+        option, or at a claim the index of a call or None: play_on_discard, where nobody
+        else claims a passed tile) and the built-in `name` in every Python seat (play_on)
+        -> (deltas, end, winners, tile counts at the end).  The live hand is not touched."""
         self._check()
         cdef HandState copy
         cdef GameConfig cfg
         cdef int q
-        if self.ask != ASK_TURN:
-            raise ValueError("_continue_as: only on a turn")
+        if self.ask == ASK_WIN:
+            raise ValueError("_continue_as: only on a turn or a claim")
+        if self.ask == ASK_CALL and choice is not None and not 0 <= choice < self.n:
+            raise ValueError(f"_continue_as: no call {choice!r}")
         memcpy(&copy, self.st, sizeof(HandState))
         memcpy(&cfg, self.st.cfg, sizeof(GameConfig))
         cfg.py_context = NULL
@@ -181,7 +184,11 @@ cdef class TableView:
                 cfg.players[q] = PLAYERS.index(name)
         copy.cfg = &cfg
         copy.events = NULL
-        copy.play_on(&copy, self.seat, SRC_DRAW, -1, TURN_NAMES.index(choice[0]), choice[1])
+        if self.ask == ASK_CALL:
+            copy.play_on_discard(&copy, copy.last_discarder, self.tile,
+                                 -1 if choice is None else self.seat, &self.calls[choice or 0])
+        else:
+            copy.play_on(&copy, self.seat, SRC_DRAW, -1, TURN_NAMES.index(choice[0]), choice[1])
         return ([copy.deltas[q] for q in range(4)], copy.end,
                 [copy.wins[q].winner for q in range(copy.n_winners)], _tile_counts(&copy))
 

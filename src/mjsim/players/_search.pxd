@@ -1,9 +1,9 @@
 # The search player `search` (_search.pyx): Monte Carlo rollouts of each candidate action on
 # sampled hidden tiles.  A search seat's GameConfig.player_opts row holds ev's numbers
 # (_ev.pxd, 0..63 and 72..77: search plays as ev wherever it does not search) and these
-# (64..71, 78..79), filled by mjsim.players.search.
+# (64..71, 78..80), filled by mjsim.players.search.
 from libc.stdint cimport uint64_t
-from mjsim.core._state cimport HandState, GameConfig
+from mjsim.core._state cimport HandState, GameConfig, Call
 from mjsim.core._rng cimport Rng
 
 cdef enum:
@@ -18,8 +18,10 @@ cdef enum:
     OPT_S_OWN = 78          # player code of the search seat itself in its rollouts (-1: OPT_S_ROLLOUT's)
     OPT_S_GUARD = 79        # a discard replaces ev's choice only if ev's deal-in risk of it is at
                             #   most ev's choice's + this (-1: no guard)
+    OPT_S_CALLS = 80        # 1: search the claims (pung, kong, chow or pass) too; 0: ev's
     MAX_CANDIDATES = 20
 
+cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil
 cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,

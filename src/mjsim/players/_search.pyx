@@ -1,12 +1,12 @@
 # cython: language_level=3
 """The search player `search`: a Monte Carlo reference player.
 
-At a contested turn (an opponent shows enough melds, or this seat's hand is near ready) it
-samples the tiles it cannot see -- the other seats' concealed hands and the live wall --
-consistently with what it has seen, plays each candidate action to the end of the hand
-with a fast rollout player in every seat, on the same samples for every candidate (common
-random numbers), and takes the action with the best mean net points.  Every other
-decision (uncontested turns, claims, wins) is ev's.  After Mizukami & Tsuruoka, "Building a
+At a contested turn or claim (an opponent shows enough melds, or this seat's hand is near
+ready) it samples the tiles it cannot see -- the other seats' concealed hands and the live
+wall -- consistently with what it has seen, plays each candidate action to the end of the
+hand with a fast rollout player in every seat, on the same samples for every candidate
+(common random numbers), and takes the action with the best mean net points.  Every other
+decision (uncontested turns and claims, wins) is ev's.  After Mizukami & Tsuruoka, "Building a
 computer Mahjong player based on Monte Carlo simulation and opponent models" (IEEE CIG
 2015); here the opponents are simulated in full on sampled hands rather than abstracted.
 
@@ -29,10 +29,10 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy
 
 from mjsim.core cimport _eval
-from mjsim.core._state cimport (HandState, SeatState, GameConfig, PLAYER_EV, PLAYER_GREEDY,
+from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, PLAYER_EV, PLAYER_GREEDY,
                           ACT_DISCARD, SRC_DRAW, N_SEATS)
 from mjsim.core._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
-from mjsim.players._ev cimport ev_turn, ev_discard_risk
+from mjsim.players._ev cimport ev_turn, ev_call, ev_discard_risk
 from mjsim.core._hand cimport hand_shanten, is_anhua
 from mjsim.core._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
 from mjsim.core._wall cimport MAX_WALL
@@ -301,6 +301,37 @@ cdef int _drop_riskier(const double* risk, double guard, int n, int* acts, int* 
     return m
 
 
+cdef void _rollout_config(const HandState* st, int s, const double* o,
+                          GameConfig* rcfg) noexcept nogil:
+    """The players of seat s's rollouts: `rollout` in every seat, `own` in s if it is set."""
+    cdef int j
+    memcpy(rcfg, st.cfg, sizeof(GameConfig))
+    rcfg.py_context = NULL
+    for j in range(N_SEATS):
+        rcfg.players[j] = PLAYER_GREEDY if <int>o[OPT_S_ROLLOUT] == PLAYER_GREEDY else PLAYER_EV
+    if <int>o[OPT_S_OWN] >= 0:
+        # the seat's own later turns by ev: a fold now is worth what keeping on folding brings
+        rcfg.players[s] = PLAYER_GREEDY if <int>o[OPT_S_OWN] == PLAYER_GREEDY else PLAYER_EV
+
+
+cdef int _best(const double* sums, const double* sq, int n, int n_samples,
+               double margin) noexcept nogil:
+    """The candidate with the best total, if its mean paired gain over candidate 0 (ev's
+    choice) is `margin` standard errors above 0; else 0.  With few samples most differences
+    between good candidates are noise."""
+    cdef int c, best = 0
+    cdef double mean, var
+    for c in range(1, n):
+        if sums[c] > sums[best]:
+            best = c
+    if best:
+        mean = (sums[best] - sums[0]) / n_samples
+        var = (sq[best] / n_samples - mean * mean) / (n_samples - 1) if n_samples > 1 else 0
+        if mean <= 0 or mean * mean <= margin * margin * var:
+            best = 0
+    return best
+
+
 cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil:
     """The turn's action: ev's where the turn is not contested, else the candidate with the
@@ -312,7 +343,7 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     cdef int tiles[MAX_CANDIDATES]
     cdef double sums[MAX_CANDIDATES]
     cdef double sq[MAX_CANDIDATES]         # squared differences from ev's choice, per sample
-    cdef double v0, d, mean, var
+    cdef double v0, d
     cdef GameConfig rcfg
     cdef HandState sample
     cdef HandState work
@@ -330,13 +361,7 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
         n = _guard(st, s, drawn, o[OPT_S_GUARD], n, acts, tiles)
         if n < 2:
             return ev_action
-    memcpy(&rcfg, st.cfg, sizeof(GameConfig))
-    rcfg.py_context = NULL
-    for j in range(N_SEATS):
-        rcfg.players[j] = PLAYER_GREEDY if <int>o[OPT_S_ROLLOUT] == PLAYER_GREEDY else PLAYER_EV
-    if <int>o[OPT_S_OWN] >= 0:
-        # the seat's own later turns by ev: a fold now is worth what keeping on folding brings
-        rcfg.players[s] = PLAYER_GREEDY if <int>o[OPT_S_OWN] == PLAYER_GREEDY else PLAYER_EV
+    _rollout_config(st, s, o, &rcfg)
     for c in range(n):
         sums[c] = 0
         sq[c] = 0
@@ -352,21 +377,72 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
             sums[c] += d
             d -= v0
             sq[c] += d * d
-    best = 0
-    for c in range(1, n):
-        if sums[c] > sums[best]:
-            best = c
-    if best:
-        # leave ev's choice only when the paired gain is `margin` standard errors above 0:
-        # with few samples most differences between good candidates are noise
-        mean = (sums[best] - sums[0]) / n_samples
-        var = (sq[best] / n_samples - mean * mean) / (n_samples - 1) if n_samples > 1 else 0
-        if mean <= 0 or mean * mean <= o[OPT_S_MARGIN] * o[OPT_S_MARGIN] * var:
-            best = 0
+    best = _best(sums, sq, n, n_samples, o[OPT_S_MARGIN])
     if MJSIM_CHECK_SEATS and not _offered(st, s, n_kongs, kinds, types, acts[best], tiles[best]):
         mjsim_seat_fail("search: an action the loop did not offer", s)
     tile[0] = tiles[best]
     return acts[best]
+
+
+cdef double _claim_rollout(const HandState* sample, const GameConfig* rcfg, int s, int tile,
+                           const Call* calls, int pick, HandState* work) noexcept nogil:
+    """Seat s's net points from here to the end of the hand after taking the discard with
+    calls[pick], or passing (pick < 0; the discarder's 下家 then draws)."""
+    memcpy(work, sample, sizeof(HandState))
+    work.cfg = rcfg
+    work.play_on_discard(work, sample.last_discarder, tile, s if pick >= 0 else -1,
+                         &calls[pick if pick >= 0 else 0])
+    return <double>(work.deltas[s] - sample.deltas[s])
+
+
+cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
+    """The claim on a discard: ev's unless `calls` is set and the claim is contested (as a
+    turn is, judged on the hand as it stands); then pass or one of the n calls, whichever
+    plays out best over the samples (ev's choice on ties or within `margin`).  A pass is
+    played on as if no other seat claimed the tile either."""
+    cdef const double* o = st.cfg.player_opts[s]
+    cdef SeatState* p = &st.seat[s]
+    cdef int ev_pick, m = 0, c, j, best
+    cdef int n_samples = <int>o[OPT_S_SAMPLES]
+    cdef int picks[MAX_CANDIDATES]
+    cdef double sums[MAX_CANDIDATES]
+    cdef double sq[MAX_CANDIDATES]
+    cdef double v0, d
+    cdef GameConfig rcfg
+    cdef HandState sample
+    cdef HandState work
+    cdef Rng r
+    ev_pick = ev_call(st, s, tile, calls, n)
+    if n_samples <= 0 or o[OPT_S_CALLS] <= 0 or n < 1 or p.locked or st.last_discarder < 0:
+        return ev_pick
+    if not _contested(st, s, hand_shanten(st, p.hand, &p.mi), o):
+        return ev_pick
+    picks[m] = ev_pick
+    m += 1
+    for c in range(-1, n):
+        if c != ev_pick and m < MAX_CANDIDATES:
+            picks[m] = c
+            m += 1
+    _rollout_config(st, s, o, &rcfg)
+    for c in range(m):
+        sums[c] = 0
+        sq[c] = 0
+    for j in range(n_samples):
+        decision_rng(st, s, 0x100000000ULL + j, &r)     # streams apart from the turn's
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
+            return ev_pick
+        sample.cfg = &rcfg
+        v0 = _claim_rollout(&sample, &rcfg, s, tile, calls, picks[0], &work)
+        sums[0] += v0
+        for c in range(1, m):
+            d = _claim_rollout(&sample, &rcfg, s, tile, calls, picks[c], &work)
+            sums[c] += d
+            d -= v0
+            sq[c] += d * d
+    best = _best(sums, sq, m, n_samples, o[OPT_S_MARGIN])
+    if MJSIM_CHECK_SEATS and not -1 <= picks[best] < n:
+        mjsim_seat_fail("search: a call the loop did not offer", s)
+    return picks[best]
 
 
 cdef bint _offered(const HandState* st, int s, int n_kongs, const int* kinds, const int* types,

@@ -2,7 +2,7 @@
 
 A player is named `search` or `search:key=value,...` (e.g. `search:samples=32,rollout=greedy`).
 It takes ev's options too (`fold`, `claim`, `value`, `mix`, `model`): they set the ev that
-plays its uncontested turns, its claims and its wins.  Its own:
+plays its uncontested turns and claims and its wins.  Its own:
 
 - `samples` (default 512, 0..4096): samples of the hidden tiles per searched turn (0: plays
   as ev throughout).
@@ -27,6 +27,8 @@ plays its uncontested turns, its claims and its wins.  Its own:
   best candidate over it is this many standard errors above zero (0: for any gain).
 - `guard`   (default 0, -1..10): a discard may replace ev's choice only when ev's own
   deal-in risk for it is at most that of ev's choice plus `guard` (-1: no guard).
+- `calls`   (default 1, 0 or 1): 1 searches the claims too (pass, pung, kong or chow, when
+  contested as a turn is); 0 claims as ev does.
 
 See docs/players/search.md.
 """
@@ -40,22 +42,22 @@ from mjsim.players import ev as evplayer
 N_PLAYER_OPTS = evplayer.N_PLAYER_OPTS   # one row of GameConfig.player_opts (core/_state.pxd)
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_MELDS = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
-OPT_S_OWN, OPT_S_GUARD = 78, 79     # after ev's slots 72..77 (_ev.pxd)
+OPT_S_OWN, OPT_S_GUARD, OPT_S_CALLS = 78, 79, 80     # after ev's slots 72..77 (_ev.pxd)
 ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
 
 #: numeric options: (default, lo, hi, integer?)
 NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": (0, 0, 4, True),
            "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
-           "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False)}
+           "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
 #: where a game's default differs: in Anhua, greedy rollouts of the search seat's own later
 #: turns misjudge its candidates (docs/players/search.md), and ev costs little there
 GAME_DEFAULTS = {"anhua": {"own": "ev"}}
-KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard")
+KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls")
 PLAYER_KEYS = ("rollout", "own")     # options naming a rollout player
 SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "melds": OPT_S_MELDS,
          "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN,
-         "guard": OPT_S_GUARD}
+         "guard": OPT_S_GUARD, "calls": OPT_S_CALLS}
 
 
 def parse_option(name: str, key: str, value: str):
