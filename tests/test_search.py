@@ -21,7 +21,8 @@ QUICK = "search:samples=3,melds=0,width=4,margin=0,calls=1"
 GAMES = ("wanzai", "anhua")
 # search's own slots of a player_opts row (_search.pxd): 64..71, then 78.. after ev's 72..77
 SEARCH_SLOTS = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
-                searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD, searchplayer.OPT_S_CALLS}
+                searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD, searchplayer.OPT_S_CALLS,
+                searchplayer.OPT_S_ORDER}
 
 
 def n_kinds(name):
@@ -51,6 +52,7 @@ def test_search_is_a_player_with_canonical_options():
     ("search:own=random", "own must be one of ev, greedy, rollout"),
     ("search:guard=11", "guard must be a number -1..10"),
     ("search:calls=2", "calls must be an integer 0..1"),
+    ("search:order=0.5", "order must be an integer 0..1"),
     ("greedy:samples=3", "takes no options"),
 ])
 def test_bad_search_options_name_the_problem(text, fragment):
@@ -96,6 +98,24 @@ def test_guard_drops_only_discards_riskier_than_evs_choice():
     assert _search.drop_riskier(risk, cands[::-1][:1] + cands[:3], 0.0) == cands[::-1][:1] + cands[:3]
     with pytest.raises(ValueError, match="34 numbers"):
         _search.drop_riskier(risk[:5], cands, 0.0)
+
+
+def test_order_ranks_discards_by_evs_scores():
+    """order=1: after ev's choice (and kongs) the discards ev scores best, held kinds only,
+    never one ev does not weigh or one already listed, up to the width."""
+    from mjsim import vocab
+    from mjsim.players import _search
+    D = vocab.TURN_NAMES.index("discard")
+    scores = [None] * 34
+    hand = [0] * 34
+    for k, v in {3: 1.5, 7: 2.5, 9: 0.5, 20: 2.0, 30: -0.25}.items():
+        scores[k], hand[k] = v, 1
+    scores[11] = 9.0                                  # scored but not held
+    hand[12] = 1                                      # held, not weighed
+    assert _search.add_by_score(scores, hand, [(D, 7)], 4) == [(D, 7), (D, 20), (D, 3), (D, 9)]
+    assert _search.add_by_score(scores, hand, [(D, 9)], 20) == [
+        (D, 9), (D, 7), (D, 20), (D, 3), (D, 30)]
+    assert _search.add_by_score(scores, hand, [(D, 9)], 1) == [(D, 9)]
 
 
 def test_search_options_never_set_evs():
@@ -195,6 +215,8 @@ def test_guard_and_own_reach_the_native_search(name):
     assert events(greedy_own + ",guard=10") == loose
     assert events(base + ",guard=0") != loose
     assert events(QUICK + ",rollout=greedy,own=ev,guard=10") != loose
+    # order=1 searches other discards than order=0
+    assert events(base + ",guard=10,order=1") != loose
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -227,6 +249,7 @@ class Probe(Player):
         self.name = name
         self.continued = []
         self.claimed = []
+        self.lone_passes = []
         self.resampled = 0
 
     def turn(self, view, options):
@@ -255,9 +278,13 @@ class Probe(Player):
         choice = view.builtin("ev")
         assert all_there(view._tile_counts(), self.name)
         if len(self.claimed) < 6:
-            # a call taken is taken as given; after a pass another seat may still claim,
-            # which play_on_discard does not ask, so only a taken call must end as the hand
+            # a call is taken as given; after a pass the seats asked later are asked as in
+            # the hand, so either must end as the hand did
             self.claimed.append((choice is not None, view._continue_as("ev", choice)))
+        if choice is None:
+            # the same pass with nobody else asked: where it ends otherwise, another seat
+            # claimed the tile after this one passed
+            self.lone_passes.append(view._continue_as("ev", None, others_claim=False))
         return choice
 
     def win(self, view, tile, kind):
@@ -266,9 +293,9 @@ class Probe(Player):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_samples_conserve_tiles_and_copies_continue_to_the_same_end(name):
-    """A copy continued from any turn, or from a claim it takes, with the answer the seat
-    then gives ends exactly as the hand did (everyone plays ev), every tile accounted for; each sample keeps what the
-    seat sees and deals the rest afresh."""
+    """A copy continued from any turn, or from a claim (taken or passed), with the answer
+    the seat then gives ends exactly as the hand did (everyone plays ev), every tile
+    accounted for; each sample keeps what the seat sees and deals the rest afresh."""
     rules = Rules.load(name)
     resampled = calls_taken = passes = 0
     for h in range(4):
@@ -281,13 +308,32 @@ def test_samples_conserve_tiles_and_copies_continue_to_the_same_end(name):
             assert all_there(counts, name)
         for taken, (deltas, end, won, counts) in probe.claimed:
             assert all_there(counts, name)
-            if taken:
-                assert list(rec.deltas) == deltas and won == winners
-                calls_taken += 1
+            assert list(rec.deltas) == deltas and won == winners
+            calls_taken += taken
         passes += sum(not taken for taken, _ in probe.claimed)
         resampled += probe.resampled
     assert resampled > 0
     assert calls_taken > 0 and passes > 0       # both kinds of claim continued
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_passed_claim_continues_with_the_seats_asked_after_it(name):
+    """After a seat passes a discard, play_on_discard asks the seats the loop asks after it
+    (下家's chow after a pung seat's pass), so the copy ends as the hand did; with nobody
+    else asked, some of these copies end otherwise (the case occurs in the sample)."""
+    rules = Rules.load(name)
+    lone_differ = lone = 0
+    for h in range(150):       # ev seldom passes a tile another seat then takes
+        probe = Probe(name)
+        rec = game.play(rules, seed=5, hand_index=h, players=(probe, "ev", "ev", "ev"))
+        outcome = (list(rec.deltas), [w.winner for w in rec.wins])
+        for taken, (deltas, end, won, counts) in probe.claimed:
+            assert (deltas, won) == outcome
+        for deltas, end, won, counts in probe.lone_passes:
+            assert all_there(counts, name)
+            lone_differ += (deltas, won) != outcome
+        lone += len(probe.lone_passes)
+    assert lone > lone_differ >= 1
 
 
 # ------------------------------------------------------------------ slow: strength

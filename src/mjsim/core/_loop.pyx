@@ -553,21 +553,30 @@ cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nog
     return st.n_winners > 0
 
 
-cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken) noexcept nogil:
-    """Pung / exposed kong before chow (RULES §2.1). -> claiming seat or -1."""
+cdef inline int ask_position(int discarder, int q) noexcept nogil:
+    """Where seat q stands in the order the claims on discarder's tile are asked: 對家 0 and
+    上家 1 (asked first, each only when holding two or three of it), 下家 2."""
+    cdef int i = (q - discarder) & 3
+    return 2 if i == 1 else i - 2
+
+
+cdef int resolve_calls(HandState* st, int discarder, int t, Call* taken, int after) noexcept nogil:
+    """Pung / exposed kong before chow (RULES §2.1). -> claiming seat or -1.  after: a seat
+    that has passed already (-1: none); only the seats asked after it are asked."""
     cdef Call calls[8]
     cdef int i, q, n, pick, chow_seat = (discarder + 1) & 3
+    cdef int start = 0 if after < 0 else ask_position(discarder, after) + 1
     # a seat holding two or three of t (at most one can) is asked first, unless it is 下家
     for i in range(2, 4):
         q = (discarder + i) & 3
-        if st.seat[q].hand[t] >= 2:
+        if ask_position(discarder, q) >= start and st.seat[q].hand[t] >= 2:
             n = list_calls(st, q, t, discarder, calls)
             pick = choose_call(st, q, t, calls, n)
             if pick >= 0:
                 taken[0] = calls[pick]
                 return q
     # 下家 can call only with two of t or a run with t in hand (no call: no question)
-    if st.seat[chow_seat].hand[t] < 2 and not seat_may_chow(st, chow_seat, t):
+    if start > 2 or (st.seat[chow_seat].hand[t] < 2 and not seat_may_chow(st, chow_seat, t)):
         return -1
     n = list_calls(st, chow_seat, t, discarder, calls)
     pick = choose_call(st, chow_seat, t, calls, n)
@@ -836,7 +845,7 @@ cdef void play_on(HandState* st, int s, int source, int drawn, int action,
         if claimed:
             if claimed == MAYBE_WON and (resolve_discard_wins(st, s, t) or st.aborted):
                 break
-            q = resolve_calls(st, s, t, &call)
+            q = resolve_calls(st, s, t, &call, -1)
             if st.aborted:
                 break
         source = claim_or_draw(st, &s, t, q, &call, &drawn)
@@ -873,11 +882,18 @@ cdef inline void settle_wins(HandState* st) noexcept nogil:
 
 
 cdef void play_on_discard(HandState* st, int discarder, int t, int claimer,
-                          const Call* call) noexcept nogil:
-    """Play the hand on from discarder's discard t, already made and its wins passed, with
-    its claims decided: seat `claimer` takes it with `call`, or nobody (claimer < 0: 下家
-    draws).  A player that searches its claims continues copies of a hand here."""
+                          const Call* call, int passer) noexcept nogil:
+    """Play the hand on from discarder's discard t, already made and its wins passed: seat
+    `claimer` takes it with `call`; or (claimer < 0) seat `passer` has passed and the seats
+    the loop asks after it may still claim it (passer < 0: nobody claims, 下家 draws).  A
+    player that searches its claims continues copies of a hand here."""
     cdef int s = discarder, drawn = -1, source
+    cdef Call taken
+    if claimer < 0 and passer >= 0:
+        claimer = resolve_calls(st, discarder, t, &taken, passer)
+        call = &taken
+        if st.aborted:
+            return
     source = claim_or_draw(st, &s, t, claimer, call, &drawn)
     if source >= 0:
         play_on(st, s, source, drawn, -1, 0)

@@ -266,8 +266,9 @@ ctypedef struct HandState:
     # _loop.play_on, set by setup_hand: a player that searches continues copies of the hand
     # through it, so the players need not cimport the loop (which cimports them)
     void (*play_on)(HandState* st, int s, int source, int drawn, int action, int tile) noexcept nogil
-    # _loop.play_on_discard: the same from a discard whose claims are decided
-    void (*play_on_discard)(HandState* st, int discarder, int t, int claimer, const Call* call) noexcept nogil
+    # _loop.play_on_discard: the same from a discard whose claim a seat has decided
+    void (*play_on_discard)(HandState* st, int discarder, int t, int claimer, const Call* call,
+                            int passer) noexcept nogil
     int last_discarder              # the seat whose discard is on the table (-1 none yet)
 
 # Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).

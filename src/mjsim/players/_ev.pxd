@@ -47,3 +47,4 @@ cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int*
 cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil
 cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil
 cdef void ev_discard_risk(HandState* st, int s, int drawn, double* risk) noexcept nogil
+cdef void ev_discard_scores(HandState* st, int s, int drawn, double* scores) noexcept nogil

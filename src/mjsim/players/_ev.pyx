@@ -837,6 +837,17 @@ cdef void ev_discard_risk(HandState* st, int s, int drawn, double* risk) noexcep
     memcpy(risk, c.risk, 34 * sizeof(double))
 
 
+cdef void ev_discard_scores(HandState* st, int s, int drawn, double* scores) noexcept nogil:
+    """scores[k]: the score ev's turn gives seat s's discard of k (EV after danger; NEG for
+    kinds it does not hold or does not weigh: folding discards while nobody threatens)."""
+    cdef Ctx c
+    cdef int k, best_k
+    for k in range(34):
+        scores[k] = NEG
+    init_ctx(&c, st, s, drawn, -1)
+    best_discard(&c, st.seat[s].hand, &st.seat[s].mi, &best_k, scores)
+
+
 cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                  int drawn, int* tile) noexcept nogil:
     cdef Ctx c

@@ -163,11 +163,12 @@ cdef class TableView:
         wall = [out.wall.tiles[i] for i in range(out.wall.n) if not out.wall.taken[i]]
         return hands, wall, _tile_counts(&out)
 
-    def _continue_as(self, str name, choice):
+    def _continue_as(self, str name, choice, bint others_claim=True):
         """Continue a copy of the live hand to its end with `choice` taken now (a turn
-        option, or at a claim the index of a call or None: play_on_discard, where nobody
-        else claims a passed tile) and the built-in `name` in every Python seat (play_on)
-        -> (deltas, end, winners, tile counts at the end).  The live hand is not touched."""
+        option, or at a claim the index of a call or None: play_on_discard, where the seats
+        asked after this one may still claim a passed tile, unless not `others_claim`) and
+        the built-in `name` in every Python seat (play_on) -> (deltas, end, winners, tile
+        counts at the end).  The live hand is not touched."""
         self._check()
         cdef HandState copy
         cdef GameConfig cfg
@@ -186,7 +187,8 @@ cdef class TableView:
         copy.events = NULL
         if self.ask == ASK_CALL:
             copy.play_on_discard(&copy, copy.last_discarder, self.tile,
-                                 -1 if choice is None else self.seat, &self.calls[choice or 0])
+                                 -1 if choice is None else self.seat, &self.calls[choice or 0],
+                                 self.seat if others_claim else -1)
         else:
             copy.play_on(&copy, self.seat, SRC_DRAW, -1, TURN_NAMES.index(choice[0]), choice[1])
         return ([copy.deltas[q] for q in range(4)], copy.end,

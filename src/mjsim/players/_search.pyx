@@ -32,7 +32,7 @@ from mjsim.core cimport _eval
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, PLAYER_EV, PLAYER_GREEDY,
                           ACT_DISCARD, SRC_DRAW, N_SEATS)
 from mjsim.core._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
-from mjsim.players._ev cimport ev_turn, ev_call, ev_discard_risk
+from mjsim.players._ev cimport ev_turn, ev_call, ev_discard_risk, ev_discard_scores
 from mjsim.core._hand cimport hand_shanten, is_anhua
 from mjsim.core._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
 from mjsim.core._wall cimport MAX_WALL
@@ -42,6 +42,9 @@ from mjsim.core._wall cimport MAX_WALL
 cdef extern from "_search_ready.h":
     const double READY_WANZAI "mjsim_ready_wanzai"[5][5][5]
     const double READY_ANHUA "mjsim_ready_anhua"[5][5][5]
+
+
+cdef double UNSCORED = -1e29     # ev_discard_scores' mark of a discard ev does not weigh
 
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
@@ -249,10 +252,11 @@ cdef int _add(int* acts, int* tiles, int n, int action, int tile) noexcept nogil
 
 
 cdef int _candidates(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
-                     int ev_action, int ev_tile, int width, int* acts, int* tiles,
-                     int* min_shanten) noexcept nogil:
-    """ev's choice first, then every kong, then discards by the shanten they leave (ascending
-    kind among equals), up to `width` in all; min_shanten = the best discard's shanten."""
+                     int ev_action, int ev_tile, int width, const double* scores, int* acts,
+                     int* tiles, int* min_shanten) noexcept nogil:
+    """ev's choice first, then every kong, then discards -- by ev's own score (`scores`,
+    unless NULL), then by the shanten they leave (ascending kind among equals) -- up to
+    `width` in all; min_shanten = the best discard's shanten."""
     cdef SeatState* p = &st.seat[s]
     cdef int sh[34]
     cdef int k, i, n = 0, m = 99, level
@@ -269,10 +273,32 @@ cdef int _candidates(HandState* st, int s, int n_kongs, const int* kinds, const 
     for i in range(n_kongs):
         if n < width:
             n = _add(acts, tiles, n, types[i], kinds[i])
+    if scores != NULL:
+        n = _add_by_score(scores, p.hand, width, n, acts, tiles)
     for level in range(m, m + 3):
         for k in range(34):
             if n < width and sh[k] == level:
                 n = _add(acts, tiles, n, ACT_DISCARD, k)
+    return n
+
+
+cdef int _add_by_score(const double* scores, const uint8_t* hand, int width, int n, int* acts,
+                       int* tiles) noexcept nogil:
+    """Add the discards of kinds held, best score first (ties: the lower kind), up to `width`
+    candidates in all; kinds ev does not weigh (UNSCORED) are not added -> how many."""
+    cdef bint taken[34]
+    cdef int k, top
+    for k in range(34):
+        taken[k] = False
+    while n < width:
+        top = -1
+        for k in range(34):
+            if hand[k] and not taken[k] and scores[k] > UNSCORED and (top < 0 or scores[k] > scores[top]):
+                top = k
+        if top < 0:
+            break
+        taken[top] = True
+        n = _add(acts, tiles, n, ACT_DISCARD, top)
     return n
 
 
@@ -343,6 +369,7 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     cdef int tiles[MAX_CANDIDATES]
     cdef double sums[MAX_CANDIDATES]
     cdef double sq[MAX_CANDIDATES]         # squared differences from ev's choice, per sample
+    cdef double scores[34]
     cdef double v0, d
     cdef GameConfig rcfg
     cdef HandState sample
@@ -354,7 +381,10 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
         return ev_action
     if width > MAX_CANDIDATES:
         width = MAX_CANDIDATES
-    n = _candidates(st, s, n_kongs, kinds, types, ev_action, ev_tile, width, acts, tiles, &min_sh)
+    if o[OPT_S_ORDER] > 0:
+        ev_discard_scores(st, s, drawn, scores)
+    n = _candidates(st, s, n_kongs, kinds, types, ev_action, ev_tile, width,
+                    scores if o[OPT_S_ORDER] > 0 else NULL, acts, tiles, &min_sh)
     if n < 2 or not _contested(st, s, min_sh, o):
         return ev_action
     if o[OPT_S_GUARD] >= 0:
@@ -387,19 +417,19 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
 cdef double _claim_rollout(const HandState* sample, const GameConfig* rcfg, int s, int tile,
                            const Call* calls, int pick, HandState* work) noexcept nogil:
     """Seat s's net points from here to the end of the hand after taking the discard with
-    calls[pick], or passing (pick < 0; the discarder's 下家 then draws)."""
+    calls[pick], or passing (pick < 0; a seat the loop asks after s may still claim it)."""
     memcpy(work, sample, sizeof(HandState))
     work.cfg = rcfg
     work.play_on_discard(work, sample.last_discarder, tile, s if pick >= 0 else -1,
-                         &calls[pick if pick >= 0 else 0])
+                         &calls[pick if pick >= 0 else 0], s)
     return <double>(work.deltas[s] - sample.deltas[s])
 
 
 cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
     """The claim on a discard: ev's unless `calls` is set and the claim is contested (as a
     turn is, judged on the hand as it stands); then pass or one of the n calls, whichever
-    plays out best over the samples (ev's choice on ties or within `margin`).  A pass is
-    played on as if no other seat claimed the tile either."""
+    plays out best over the samples (ev's choice on ties or within `margin`).  After a pass
+    the seats the loop asks later (下家, when s may pung) are asked as in the hand."""
     cdef const double* o = st.cfg.player_opts[s]
     cdef SeatState* p = &st.seat[s]
     cdef int ev_pick, m = 0, c, j, best
@@ -455,6 +485,25 @@ cdef bint _offered(const HandState* st, int s, int n_kongs, const int* kinds, co
         if types[i] == action and kinds[i] == tile:
             return True
     return False
+
+
+def add_by_score(scores, hand, candidates, int width):
+    """Test entry of the candidates' ranking by ev's scores: scores[34] (None: not weighed),
+    hand[34], candidates [(action, tile), ...] so far -> the candidates after it."""
+    cdef double sc[34]
+    cdef uint8_t h[34]
+    cdef int acts[MAX_CANDIDATES]
+    cdef int tiles[MAX_CANDIDATES]
+    cdef int i, n = len(candidates)
+    if len(scores) != 34 or len(hand) != 34 or not 0 <= n <= width <= MAX_CANDIDATES:
+        raise ValueError("scores and hand need 34 numbers and 0 <= candidates <= width <= MAX_CANDIDATES")
+    for i in range(34):
+        sc[i] = -1e30 if scores[i] is None else scores[i]
+        h[i] = hand[i]
+    for i in range(n):
+        acts[i], tiles[i] = candidates[i]
+    n = _add_by_score(sc, h, width, n, acts, tiles)
+    return [(acts[i], tiles[i]) for i in range(n)]
 
 
 def drop_riskier(risk, candidates, double guard):

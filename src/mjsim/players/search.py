@@ -29,6 +29,9 @@ plays its uncontested turns and claims and its wins.  Its own:
   deal-in risk for it is at most that of ev's choice plus `guard` (-1: no guard).
 - `calls`   (default 1, 0 or 1): 1 searches the claims too (pass, pung, kong or chow, when
   contested as a turn is); 0 claims as ev does.
+- `order`   (default 0, 0 or 1): which discards are searched beside ev's choice: 1 those
+  ev itself scores best; 0 those that keep the hand nearest ready (ascending kind among
+  equals).
 
 See docs/players/search.md.
 """
@@ -42,22 +45,23 @@ from mjsim.players import ev as evplayer
 N_PLAYER_OPTS = evplayer.N_PLAYER_OPTS   # one row of GameConfig.player_opts (core/_state.pxd)
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_MELDS = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
-OPT_S_OWN, OPT_S_GUARD, OPT_S_CALLS = 78, 79, 80     # after ev's slots 72..77 (_ev.pxd)
+OPT_S_OWN, OPT_S_GUARD, OPT_S_CALLS, OPT_S_ORDER = 78, 79, 80, 81   # after ev's slots 72..77 (_ev.pxd)
 ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
 
 #: numeric options: (default, lo, hi, integer?)
 NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": (0, 0, 4, True),
            "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
-           "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True)}
+           "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True),
+           "order": (0, 0, 1, True)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
 #: where a game's default differs: in Anhua, greedy rollouts of the search seat's own later
 #: turns misjudge its candidates (docs/players/search.md), and ev costs little there
 GAME_DEFAULTS = {"anhua": {"own": "ev"}}
-KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls")
+KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order")
 PLAYER_KEYS = ("rollout", "own")     # options naming a rollout player
 SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "melds": OPT_S_MELDS,
          "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN,
-         "guard": OPT_S_GUARD, "calls": OPT_S_CALLS}
+         "guard": OPT_S_GUARD, "calls": OPT_S_CALLS, "order": OPT_S_ORDER}
 
 
 def parse_option(name: str, key: str, value: str):
