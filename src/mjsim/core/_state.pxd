@@ -262,6 +262,14 @@ ctypedef struct HandState:
     uint64_t wild_kinds             # Anhua: bits of the two wild kinds (0 none)
     uint64_t seed                   # the hand's master seed and index (setup_hand): a player
     uint64_t hand_index             #   that samples derives its own streams from them
+    # ev's Wanzai values of a win by form for each seat (players/_ev.pyx wanzai_values), kept
+    # for the hand: they depend only on the config's rules, the multiplier and piao sums (fire
+    # and the dealer are fixed within a hand) and the seat's value exponent, which
+    # ev_values_cfg and ev_values_key hold (a copy continued under another config recomputes
+    # them); setup_hand zeroes the key, which no real key equals (a multiplier sum is >= 3)
+    double ev_values[4][6][2]
+    double ev_values_key[4][3]
+    const GameConfig* ev_values_cfg[4]
     PayRec pays[MAX_PAYMENTS]       # every payment of the hand, in order
     # _loop.play_on, set by setup_hand: a player that searches continues copies of the hand
     # through it, so the players need not cimport the loop (which cimports them)
