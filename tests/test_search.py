@@ -22,7 +22,7 @@ GAMES = ("wanzai", "anhua")
 # search's own slots of a player_opts row (_search.pxd): 64..71, then 78.. after ev's 72..77
 SEARCH_SLOTS = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
                 searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD, searchplayer.OPT_S_CALLS,
-                searchplayer.OPT_S_ORDER}
+                searchplayer.OPT_S_ORDER, searchplayer.OPT_S_WINS}
 
 
 def n_kinds(name):
@@ -53,6 +53,7 @@ def test_search_is_a_player_with_canonical_options():
     ("search:guard=11", "guard must be a number -1..10"),
     ("search:calls=2", "calls must be an integer 0..1"),
     ("search:order=0.5", "order must be an integer 0..1"),
+    ("search:wins=2", "wins must be an integer 0..1"),
     ("greedy:samples=3", "takes no options"),
 ])
 def test_bad_search_options_name_the_problem(text, fragment):
@@ -220,6 +221,19 @@ def test_guard_and_own_reach_the_native_search(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_searched_wins_pass_some_win(name):
+    """wins=1 weighs a win on a discard: on these deals search passes one ev takes, and the
+    passed hands stay legal (the debug build checks every seat)."""
+    rules = Rules.load(name)
+    passed = 0
+    for h in range(120 if name == "wanzai" else 200):
+        rec = game.play(rules, seed=3, hand_index=h,
+                        players=("search:samples=16,wins=1,margin=0", "ev", "ev", "ev"))
+        passed += sum(e.kind == "pass_win" and e.seat == 0 for e in rec.events)
+    assert passed >= 1
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_searched_claims_change_some_claim(name):
     """calls=1 searches the claims: on these deals some claim differs from ev's."""
     rules = Rules.load(name)
@@ -250,6 +264,7 @@ class Probe(Player):
         self.continued = []
         self.claimed = []
         self.lone_passes = []
+        self.won = []
         self.resampled = 0
 
     def turn(self, view, options):
@@ -288,7 +303,12 @@ class Probe(Player):
         return choice
 
     def win(self, view, tile, kind):
-        return view.builtin("ev")
+        choice = view.builtin("ev")
+        if kind == "discard":
+            # taken or passed as given: the seats after it answer theirs, then play goes on
+            self.won.append((choice, view._continue_as("ev", choice),
+                             view._continue_as("ev", not choice)))
+        return choice
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -334,6 +354,24 @@ def test_a_passed_claim_continues_with_the_seats_asked_after_it(name):
             lone_differ += (deltas, won) != outcome
         lone += len(probe.lone_passes)
     assert lone > lone_differ >= 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_win_on_a_discard_continues_taken_or_passed(name):
+    """play_on_win: a copy continued from a win on a discard with the answer the seat gave
+    ends as the hand did; passed instead, the seat does not win on that discard, the hand
+    goes on with every tile accounted for, and (on most deals) it ends otherwise."""
+    rules = Rules.load(name)
+    seen = differ = 0
+    for h in range(80 if name == "wanzai" else 300):
+        probe = Probe(name)
+        rec = game.play(rules, seed=5, hand_index=h, players=(probe, "ev", "ev", "ev"))
+        for took, (deltas, end, won, counts), (p_deltas, p_end, p_won, p_counts) in probe.won:
+            assert took and (deltas, won) == (list(rec.deltas), [w.winner for w in rec.wins])
+            assert all_there(counts, name) and all_there(p_counts, name)
+            differ += (p_deltas, p_won) != (deltas, won)
+            seen += 1
+    assert seen >= 3 and differ >= seen / 2
 
 
 # ------------------------------------------------------------------ slow: strength

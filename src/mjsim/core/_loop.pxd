@@ -10,6 +10,7 @@ cdef void play_on(HandState* st, int s, int source, int drawn, int action,
                   int tile) noexcept nogil
 cdef void play_on_discard(HandState* st, int discarder, int t, int claimer,
                           const Call* call, int passer) noexcept nogil
+cdef void play_on_win(HandState* st, int discarder, int t, int q, bint take) noexcept nogil
 cdef void start_session(Session* session, const GameConfig* cfg, uint64_t seed,
                         uint64_t first_hand) noexcept nogil
 cdef void next_session_state(const HandState* st, const GameConfig* cfg, Session* session) noexcept nogil

@@ -414,6 +414,7 @@ cdef void setup_hand(HandState* st, const GameConfig* cfg, uint64_t seed, uint64
     st.cfg = cfg
     st.play_on = play_on
     st.play_on_discard = play_on_discard
+    st.play_on_win = play_on_win
     st.last_discarder = -1
     st.tables = tables()
     st.events = events
@@ -533,16 +534,22 @@ cdef inline int may_be_claimed(HandState* st, int discarder, int t) noexcept nog
     return 0
 
 
-cdef bint resolve_discard_wins(HandState* st, int discarder, int t) noexcept nogil:
-    cdef int i, q
-    for i in range(1, 4):
+cdef bint resolve_discard_wins(HandState* st, int discarder, int t, int first,
+                               int answer) noexcept nogil:
+    """The seats that can win on discarder's discard t, in play order, take or pass it.
+    first: the first seat asked (-1: 下家; the seats before it have answered); answer: its
+    answer when >= 0 (1 take, 0 pass) instead of asking it.  -> a win was taken."""
+    cdef int i, q, i0 = 1 if first < 0 else (first - discarder) & 3
+    cdef bint take
+    for i in range(i0, 4):
         q = (discarder + i) & 3
         # a discard win is a face-value completion (both games), which the seat's filter
         # (current: refreshed at its last discard, as in may_be_claimed) rules out for most
         # tiles without a call
         if not seat_may_win_current(st, q, t) or ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE):
             continue
-        if takes_win(st, q, t, WIN_DISCARD):
+        take = answer > 0 if q == first and answer >= 0 else takes_win(st, q, t, WIN_DISCARD)
+        if take:
             discard_win(st, q, t, discarder, _eval.CTX_NONE)
             if not st.cfg.multiple_ron:
                 break
@@ -843,7 +850,7 @@ cdef void play_on(HandState* st, int s, int source, int drawn, int action,
         q = -1
         claimed = may_be_claimed(st, s, t)
         if claimed:
-            if claimed == MAYBE_WON and (resolve_discard_wins(st, s, t) or st.aborted):
+            if claimed == MAYBE_WON and (resolve_discard_wins(st, s, t, -1, -1) or st.aborted):
                 break
             q = resolve_calls(st, s, t, &call, -1)
             if st.aborted:
@@ -899,3 +906,19 @@ cdef void play_on_discard(HandState* st, int discarder, int t, int claimer,
         play_on(st, s, source, drawn, -1, 0)
     else:
         settle_wins(st)
+
+
+cdef void play_on_win(HandState* st, int discarder, int t, int q, bint take) noexcept nogil:
+    """Play the hand on from seat q's answer (take or pass) to a win on discarder's discard
+    t, already made, the seats before q having answered theirs: the seats after q may win
+    on it too, then claims and play go on as in play_on.  A player that searches its win
+    decisions continues copies of a hand here."""
+    cdef Call call
+    cdef int claimer
+    if resolve_discard_wins(st, discarder, t, q, take) or st.aborted:
+        settle_wins(st)
+        return
+    claimer = resolve_calls(st, discarder, t, &call, -1)
+    if st.aborted:
+        return
+    play_on_discard(st, discarder, t, claimer, &call, -1)

@@ -26,7 +26,7 @@ cdef enum:
     PLAYER_EV = 3                   # expected value (_ev.pyx); options in GameConfig.player_opts
     PLAYER_SEARCH = 4               # Monte Carlo search over rollouts (_search.pyx)
     PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
-    N_PLAYER_OPTS = 82              # per-seat numbers a built-in player reads (layout: _ev.pxd
+    N_PLAYER_OPTS = 83              # per-seat numbers a built-in player reads (layout: _ev.pxd
                                     # 0..63 and 72..77; _search.pxd 64..71 and 78..81)
 
 # where the tile a seat's turn starts with came from (play_on's `source`)
@@ -277,6 +277,8 @@ ctypedef struct HandState:
     # _loop.play_on_discard: the same from a discard whose claim a seat has decided
     void (*play_on_discard)(HandState* st, int discarder, int t, int claimer, const Call* call,
                             int passer) noexcept nogil
+    # _loop.play_on_win: the same from a seat's answer to a win on the discard
+    void (*play_on_win)(HandState* st, int discarder, int t, int q, bint take) noexcept nogil
     int last_discarder              # the seat whose discard is on the table (-1 none yet)
 
 # Carried from hand to hand within a session (RULES §2.5 fire persistence, §2.6 dealer).

@@ -274,5 +274,7 @@ PLAYER_OPTION_SLOTS = {
         "OPT_S_OWN": SEO.OPT_S_OWN,
         "OPT_S_GUARD": SEO.OPT_S_GUARD,
         "OPT_S_CALLS": SEO.OPT_S_CALLS,
+        "OPT_S_ORDER": SEO.OPT_S_ORDER,
+        "OPT_S_WINS": SEO.OPT_S_WINS,
     },
 }

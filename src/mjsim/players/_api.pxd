@@ -26,4 +26,4 @@ cdef inline bint player_takes_win(HandState* st, int s, int tile, int kind) noex
     """Whether seat s takes the legal win of kind WIN_* on `tile` (-1: its own hand)."""
     if st.cfg.players[s] == PLAYER_PYTHON:
         return python_takes_win(st, s, tile, kind)
-    return builtin_takes_win(st, s, st.cfg.players[s], kind)
+    return builtin_takes_win(st, s, st.cfg.players[s], tile, kind)

@@ -4,7 +4,7 @@ from mjsim.core._state cimport HandState, Call, PLAYER_RANDOM, PLAYER_EV, PLAYER
 from mjsim.players._random cimport random_turn, random_call, random_takes_win
 from mjsim.players._greedy cimport greedy_turn, greedy_call
 from mjsim.players._ev cimport ev_turn, ev_call, ev_takes_win
-from mjsim.players._search cimport search_turn, search_call
+from mjsim.players._search cimport search_turn, search_call, search_takes_win
 
 
 cdef inline int builtin_turn(HandState* st, int s, int player, int n_kongs, const int* kinds,
@@ -29,10 +29,13 @@ cdef inline int builtin_call(HandState* st, int s, int player, int tile, const C
     return greedy_call(st, s, player, tile, calls, n)
 
 
-cdef inline bint builtin_takes_win(HandState* st, int s, int player, int kind) noexcept nogil:
-    """Greedy takes every legal win; for the others the special start is a choice."""
-    if player == PLAYER_EV or player == PLAYER_SEARCH:     # search takes wins as ev does
+cdef inline bint builtin_takes_win(HandState* st, int s, int player, int tile, int kind) noexcept nogil:
+    """Greedy takes every legal win; for the others the special start is a choice, and
+    search may weigh a win on a discard."""
+    if player == PLAYER_EV:
         return ev_takes_win(st, s, kind)
+    if player == PLAYER_SEARCH:
+        return search_takes_win(st, s, tile, kind)
     if player == PLAYER_RANDOM:
         return random_takes_win(st, kind)
     return True

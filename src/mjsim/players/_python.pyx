@@ -9,7 +9,8 @@ player stops the hand and is re-raised by NativeGame.
 """
 from libc.string cimport memset, memcpy
 
-from mjsim.core._state cimport (HandState, GameConfig, Call, CALL_CHOW, SRC_DRAW, PLAYER_PYTHON)
+from mjsim.core._state cimport (HandState, GameConfig, Call, CALL_CHOW, SRC_DRAW, PLAYER_PYTHON,
+                                WIN_DISCARD)
 from mjsim.core._rng cimport Rng
 from mjsim.core._hand cimport hand_shanten
 from mjsim.players._builtin cimport builtin_turn, builtin_call, builtin_takes_win
@@ -124,7 +125,7 @@ cdef class TableView:
         cdef int code = PLAYERS.index(name)
         cdef int t = -1, action
         if self.ask == ASK_WIN:
-            return bool(builtin_takes_win(self.st, self.seat, code, self.win_kind))
+            return bool(builtin_takes_win(self.st, self.seat, code, self.tile, self.win_kind))
         if self.ask == ASK_CALL:
             action = builtin_call(self.st, self.seat, code, self.tile, self.calls, self.n)
             return None if action < 0 else action
@@ -165,16 +166,17 @@ cdef class TableView:
 
     def _continue_as(self, str name, choice, bint others_claim=True):
         """Continue a copy of the live hand to its end with `choice` taken now (a turn
-        option, or at a claim the index of a call or None: play_on_discard, where the seats
-        asked after this one may still claim a passed tile, unless not `others_claim`) and
-        the built-in `name` in every Python seat (play_on) -> (deltas, end, winners, tile
-        counts at the end).  The live hand is not touched."""
+        option; at a claim the index of a call or None: play_on_discard, where the seats
+        asked after this one may still claim a passed tile, unless not `others_claim`; at
+        a win on a discard True or False: play_on_win) and the built-in `name` in every
+        Python seat -> (deltas, end, winners, tile counts at the end).  The live hand is
+        not touched."""
         self._check()
         cdef HandState copy
         cdef GameConfig cfg
         cdef int q
-        if self.ask == ASK_WIN:
-            raise ValueError("_continue_as: only on a turn or a claim")
+        if self.ask == ASK_WIN and self.win_kind != WIN_DISCARD:
+            raise ValueError("_continue_as: only on a turn, a claim or a win on a discard")
         if self.ask == ASK_CALL and choice is not None and not 0 <= choice < self.n:
             raise ValueError(f"_continue_as: no call {choice!r}")
         memcpy(&copy, self.st, sizeof(HandState))
@@ -185,7 +187,9 @@ cdef class TableView:
                 cfg.players[q] = PLAYERS.index(name)
         copy.cfg = &cfg
         copy.events = NULL
-        if self.ask == ASK_CALL:
+        if self.ask == ASK_WIN:
+            copy.play_on_win(&copy, copy.last_discarder, self.tile, self.seat, bool(choice))
+        elif self.ask == ASK_CALL:
             copy.play_on_discard(&copy, copy.last_discarder, self.tile,
                                  -1 if choice is None else self.seat, &self.calls[choice or 0],
                                  self.seat if others_claim else -1)

@@ -30,9 +30,9 @@ from libc.string cimport memcpy
 
 from mjsim.core cimport _eval
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, PLAYER_EV, PLAYER_GREEDY,
-                          ACT_DISCARD, SRC_DRAW, N_SEATS)
+                          ACT_DISCARD, SRC_DRAW, N_SEATS, WIN_DISCARD)
 from mjsim.core._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
-from mjsim.players._ev cimport ev_turn, ev_call, ev_discard_risk, ev_discard_scores
+from mjsim.players._ev cimport ev_turn, ev_call, ev_takes_win, ev_discard_risk, ev_discard_scores
 from mjsim.core._hand cimport hand_shanten, is_anhua
 from mjsim.core._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
 from mjsim.core._wall cimport MAX_WALL
@@ -472,6 +472,51 @@ cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) n
     best = _best(sums, sq, m, n_samples, o[OPT_S_MARGIN])
     if MJSIM_CHECK_SEATS and not -1 <= picks[best] < n:
         mjsim_seat_fail("search: a call the loop did not offer", s)
+    return picks[best]
+
+
+cdef double _win_rollout(const HandState* sample, const GameConfig* rcfg, int s, int tile,
+                         bint take, HandState* work) noexcept nogil:
+    """Seat s's net points from here to the end of the hand after taking (or passing) the
+    win on the discard `tile`."""
+    memcpy(work, sample, sizeof(HandState))
+    work.cfg = rcfg
+    work.play_on_win(work, sample.last_discarder, tile, s, take)
+    return <double>(work.deltas[s] - sample.deltas[s])
+
+
+cdef bint search_takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
+    """A win: ev's answer (every win but the special start is taken), except that with
+    `wins` set a win on a discard is passed when passing -- to self-draw it from everyone,
+    or win bigger -- plays out better over the samples, by `margin` standard errors."""
+    cdef const double* o = st.cfg.player_opts[s]
+    cdef int j, best
+    cdef int n_samples = <int>o[OPT_S_SAMPLES]
+    cdef bint picks[2]
+    cdef double sums[2]
+    cdef double sq[2]
+    cdef double v0, d
+    cdef GameConfig rcfg
+    cdef HandState sample
+    cdef HandState work
+    cdef Rng r
+    picks[0] = ev_takes_win(st, s, kind)
+    if kind != WIN_DISCARD or o[OPT_S_WINS] <= 0 or n_samples <= 0 or tile < 0 or st.last_discarder < 0:
+        return picks[0]
+    picks[1] = not picks[0]
+    _rollout_config(st, s, o, &rcfg)
+    sums[0] = sums[1] = sq[0] = sq[1] = 0
+    for j in range(n_samples):
+        decision_rng(st, s, 0x200000000ULL + j, &r)     # streams apart from the turn's and claim's
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
+            return picks[0]
+        sample.cfg = &rcfg
+        v0 = _win_rollout(&sample, &rcfg, s, tile, picks[0], &work)
+        d = _win_rollout(&sample, &rcfg, s, tile, picks[1], &work)
+        sums[0] += v0
+        sums[1] += d
+        sq[1] += (d - v0) * (d - v0)
+    best = _best(sums, sq, 2, n_samples, o[OPT_S_MARGIN])
     return picks[best]
 
 
