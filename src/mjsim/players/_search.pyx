@@ -5,8 +5,9 @@ At a contested turn or claim (an opponent shows enough melds, or this seat's han
 ready) it samples the tiles it cannot see -- the other seats' concealed hands and the live
 wall -- consistently with what it has seen, plays each candidate action to the end of the
 hand with a fast rollout player in every seat, on the same samples for every candidate
-(common random numbers), and takes the action with the best mean net points.  Every other
-decision (uncontested turns and claims, wins) is ev's.  After Mizukami & Tsuruoka, "Building a
+(common random numbers), and takes the action with the best mean net points.  With `wins`
+a win on a discard is weighed the same way (take or pass).  Every other decision
+(uncontested turns and claims, the other wins) is ev's.  After Mizukami & Tsuruoka, "Building a
 computer Mahjong player based on Monte Carlo simulation and opponent models" (IEEE CIG
 2015); here the opponents are simulated in full on sampled hands rather than abstracted.
 
