@@ -19,9 +19,9 @@ cdef enum:
     OPT_S_GUARD = 79        # a discard replaces ev's choice only if ev's deal-in risk of it is at
                             #   most ev's choice's + this (-1: no guard)
     OPT_S_CALLS = 80        # 1: search the claims (pung, kong, chow or pass) too; 0: ev's
-    OPT_S_WINS = 82         # 1: search a win on a discard (take, or pass for a bigger one); 0: ev's
     OPT_S_ORDER = 81        # 1: the discards searched are ev's best-scored ones; 0: those that
                             #   keep the hand nearest ready (ascending kind among equals)
+    OPT_S_WINS = 82         # 1: search a win on a discard (take, or pass for a bigger one); 0: ev's
     MAX_CANDIDATES = 20
 
 cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil

@@ -216,13 +216,68 @@ cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, doubl
     return 0
 
 
-cdef double _rollout(const HandState* sample, const GameConfig* rcfg, int s, int action,
-                     int tile, HandState* work) noexcept nogil:
-    """Seat s's net points from here to the end of the hand after `action` on `tile`."""
+cdef enum:
+    DECIDE_TURN = 0         # candidates: (ACT_*, tile) of the turn; play_on continues them
+    DECIDE_CLAIM = 1        # candidates: a call's index, or -1 to pass; play_on_discard
+    DECIDE_WIN = 2          # candidates: 1 take, 0 pass the win on the discard; play_on_win
+
+
+ctypedef struct Decision:
+    int kind                        # DECIDE_*; also picks the decision's sample streams
+    int n                           # candidates, ev's answer first
+    int acts[MAX_CANDIDATES]        # per candidate, as its kind says
+    int tiles[MAX_CANDIDATES]       # a turn's tile; a claim's or a win's discard
+    const Call* calls               # a claim's offered calls
+
+
+cdef double _rollout(const HandState* sample, const GameConfig* rcfg, int s,
+                     const Decision* dec, int c, HandState* work) noexcept nogil:
+    """Seat s's net points from here to the end of the hand after candidate c."""
+    cdef int a = dec.acts[c]
     memcpy(work, sample, sizeof(HandState))
     work.cfg = rcfg
-    work.play_on(work, s, SRC_DRAW, -1, action, tile)
+    if dec.kind == DECIDE_TURN:
+        work.play_on(work, s, SRC_DRAW, -1, a, dec.tiles[c])
+    elif dec.kind == DECIDE_CLAIM:
+        # a pass: the seats the loop asks after s may still claim the tile
+        work.play_on_discard(work, sample.last_discarder, dec.tiles[c], s if a >= 0 else -1,
+                             &dec.calls[a if a >= 0 else 0], s)
+    else:
+        work.play_on_win(work, sample.last_discarder, dec.tiles[c], s, a)
     return <double>(work.deltas[s] - sample.deltas[s])
+
+
+cdef int _search(HandState* st, int s, const double* o, const Decision* dec) noexcept nogil:
+    """Every candidate of `dec` played out on the same samples of what seat s cannot see
+    (common random numbers) -> the index of the best, if its mean paired gain over
+    candidate 0 (ev's answer) is `margin` standard errors above 0, else 0; -1 when a sample
+    could not be drawn (a bug: the caller plays ev's answer)."""
+    cdef int c, j, n_samples = <int>o[OPT_S_SAMPLES]
+    cdef double sums[MAX_CANDIDATES]
+    cdef double sq[MAX_CANDIDATES]         # squared differences from ev's answer, per sample
+    cdef double v0, d
+    cdef GameConfig rcfg
+    cdef HandState sample
+    cdef HandState work
+    cdef Rng r
+    _rollout_config(st, s, o, &rcfg)
+    for c in range(dec.n):
+        sums[c] = 0
+        sq[c] = 0
+    for j in range(n_samples):
+        # each kind of decision draws from streams of its own
+        decision_rng(st, s, (<uint64_t>dec.kind << 32) + j, &r)
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
+            return -1
+        sample.cfg = &rcfg
+        v0 = _rollout(&sample, &rcfg, s, dec, 0, &work)
+        sums[0] += v0
+        for c in range(1, dec.n):
+            d = _rollout(&sample, &rcfg, s, dec, c, &work)
+            sums[c] += d
+            d -= v0
+            sq[c] += d * d
+    return _best(sums, sq, dec.n, n_samples, o[OPT_S_MARGIN])
 
 
 cdef bint _contested(const HandState* st, int s, int min_shanten, const double* o) noexcept nogil:
@@ -364,66 +419,34 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     """The turn's action: ev's where the turn is not contested, else the candidate with the
     best mean net points over the samples (ev's choice on ties or within `margin`)."""
     cdef const double* o = st.cfg.player_opts[s]
-    cdef int ev_action, ev_tile = -1, n, c, j, best, min_sh
-    cdef int n_samples = <int>o[OPT_S_SAMPLES], width = <int>o[OPT_S_WIDTH]
-    cdef int acts[MAX_CANDIDATES]
-    cdef int tiles[MAX_CANDIDATES]
-    cdef double sums[MAX_CANDIDATES]
-    cdef double sq[MAX_CANDIDATES]         # squared differences from ev's choice, per sample
+    cdef int ev_action, ev_tile = -1, best, min_sh
+    cdef int width = <int>o[OPT_S_WIDTH]
     cdef double scores[34]
-    cdef double v0, d
-    cdef GameConfig rcfg
-    cdef HandState sample
-    cdef HandState work
-    cdef Rng r
+    cdef Decision dec
     ev_action = ev_turn(st, s, n_kongs, kinds, types, drawn, &ev_tile)
     tile[0] = ev_tile
-    if n_samples <= 0 or st.seat[s].locked:
+    if o[OPT_S_SAMPLES] <= 0 or st.seat[s].locked:
         return ev_action
     if width > MAX_CANDIDATES:
         width = MAX_CANDIDATES
     if o[OPT_S_ORDER] > 0:
         ev_discard_scores(st, s, drawn, scores)
-    n = _candidates(st, s, n_kongs, kinds, types, ev_action, ev_tile, width,
-                    scores if o[OPT_S_ORDER] > 0 else NULL, acts, tiles, &min_sh)
-    if n < 2 or not _contested(st, s, min_sh, o):
+    dec.kind = DECIDE_TURN
+    dec.n = _candidates(st, s, n_kongs, kinds, types, ev_action, ev_tile, width,
+                        scores if o[OPT_S_ORDER] > 0 else NULL, dec.acts, dec.tiles, &min_sh)
+    if dec.n < 2 or not _contested(st, s, min_sh, o):
         return ev_action
     if o[OPT_S_GUARD] >= 0:
-        n = _guard(st, s, drawn, o[OPT_S_GUARD], n, acts, tiles)
-        if n < 2:
+        dec.n = _guard(st, s, drawn, o[OPT_S_GUARD], dec.n, dec.acts, dec.tiles)
+        if dec.n < 2:
             return ev_action
-    _rollout_config(st, s, o, &rcfg)
-    for c in range(n):
-        sums[c] = 0
-        sq[c] = 0
-    for j in range(n_samples):
-        decision_rng(st, s, j, &r)
-        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
-            return ev_action
-        sample.cfg = &rcfg
-        v0 = _rollout(&sample, &rcfg, s, acts[0], tiles[0], &work)
-        sums[0] += v0
-        for c in range(1, n):
-            d = _rollout(&sample, &rcfg, s, acts[c], tiles[c], &work)
-            sums[c] += d
-            d -= v0
-            sq[c] += d * d
-    best = _best(sums, sq, n, n_samples, o[OPT_S_MARGIN])
-    if MJSIM_CHECK_SEATS and not _offered(st, s, n_kongs, kinds, types, acts[best], tiles[best]):
+    best = _search(st, s, o, &dec)
+    if best < 0:
+        return ev_action
+    if MJSIM_CHECK_SEATS and not _offered(st, s, n_kongs, kinds, types, dec.acts[best], dec.tiles[best]):
         mjsim_seat_fail("search: an action the loop did not offer", s)
-    tile[0] = tiles[best]
-    return acts[best]
-
-
-cdef double _claim_rollout(const HandState* sample, const GameConfig* rcfg, int s, int tile,
-                           const Call* calls, int pick, HandState* work) noexcept nogil:
-    """Seat s's net points from here to the end of the hand after taking the discard with
-    calls[pick], or passing (pick < 0; a seat the loop asks after s may still claim it)."""
-    memcpy(work, sample, sizeof(HandState))
-    work.cfg = rcfg
-    work.play_on_discard(work, sample.last_discarder, tile, s if pick >= 0 else -1,
-                         &calls[pick if pick >= 0 else 0], s)
-    return <double>(work.deltas[s] - sample.deltas[s])
+    tile[0] = dec.tiles[best]
+    return dec.acts[best]
 
 
 cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil:
@@ -433,57 +456,29 @@ cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) n
     the seats the loop asks later (下家, when s may pung) are asked as in the hand."""
     cdef const double* o = st.cfg.player_opts[s]
     cdef SeatState* p = &st.seat[s]
-    cdef int ev_pick, m = 0, c, j, best
-    cdef int n_samples = <int>o[OPT_S_SAMPLES]
-    cdef int picks[MAX_CANDIDATES]
-    cdef double sums[MAX_CANDIDATES]
-    cdef double sq[MAX_CANDIDATES]
-    cdef double v0, d
-    cdef GameConfig rcfg
-    cdef HandState sample
-    cdef HandState work
-    cdef Rng r
+    cdef int ev_pick, c, best
+    cdef Decision dec
     ev_pick = ev_call(st, s, tile, calls, n)
-    if n_samples <= 0 or o[OPT_S_CALLS] <= 0 or n < 1 or p.locked or st.last_discarder < 0:
+    if o[OPT_S_SAMPLES] <= 0 or o[OPT_S_CALLS] <= 0 or n < 1 or p.locked or st.last_discarder < 0:
         return ev_pick
     if not _contested(st, s, hand_shanten(st, p.hand, &p.mi), o):
         return ev_pick
-    picks[m] = ev_pick
-    m += 1
+    dec.kind = DECIDE_CLAIM
+    dec.calls = calls
+    dec.acts[0] = ev_pick
+    dec.n = 1
     for c in range(-1, n):
-        if c != ev_pick and m < MAX_CANDIDATES:
-            picks[m] = c
-            m += 1
-    _rollout_config(st, s, o, &rcfg)
-    for c in range(m):
-        sums[c] = 0
-        sq[c] = 0
-    for j in range(n_samples):
-        decision_rng(st, s, 0x100000000ULL + j, &r)     # streams apart from the turn's
-        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
-            return ev_pick
-        sample.cfg = &rcfg
-        v0 = _claim_rollout(&sample, &rcfg, s, tile, calls, picks[0], &work)
-        sums[0] += v0
-        for c in range(1, m):
-            d = _claim_rollout(&sample, &rcfg, s, tile, calls, picks[c], &work)
-            sums[c] += d
-            d -= v0
-            sq[c] += d * d
-    best = _best(sums, sq, m, n_samples, o[OPT_S_MARGIN])
-    if MJSIM_CHECK_SEATS and not -1 <= picks[best] < n:
+        if c != ev_pick and dec.n < MAX_CANDIDATES:
+            dec.acts[dec.n] = c
+            dec.n += 1
+    for c in range(dec.n):
+        dec.tiles[c] = tile
+    best = _search(st, s, o, &dec)
+    if best < 0:
+        return ev_pick
+    if MJSIM_CHECK_SEATS and not -1 <= dec.acts[best] < n:
         mjsim_seat_fail("search: a call the loop did not offer", s)
-    return picks[best]
-
-
-cdef double _win_rollout(const HandState* sample, const GameConfig* rcfg, int s, int tile,
-                         bint take, HandState* work) noexcept nogil:
-    """Seat s's net points from here to the end of the hand after taking (or passing) the
-    win on the discard `tile`."""
-    memcpy(work, sample, sizeof(HandState))
-    work.cfg = rcfg
-    work.play_on_win(work, sample.last_discarder, tile, s, take)
-    return <double>(work.deltas[s] - sample.deltas[s])
+    return dec.acts[best]
 
 
 cdef bint search_takes_win(HandState* st, int s, int tile, int kind) noexcept nogil:
@@ -491,34 +486,18 @@ cdef bint search_takes_win(HandState* st, int s, int tile, int kind) noexcept no
     `wins` set a win on a discard is passed when passing -- to self-draw it from everyone,
     or win bigger -- plays out better over the samples, by `margin` standard errors."""
     cdef const double* o = st.cfg.player_opts[s]
-    cdef int j, best
-    cdef int n_samples = <int>o[OPT_S_SAMPLES]
-    cdef bint picks[2]
-    cdef double sums[2]
-    cdef double sq[2]
-    cdef double v0, d
-    cdef GameConfig rcfg
-    cdef HandState sample
-    cdef HandState work
-    cdef Rng r
-    picks[0] = ev_takes_win(st, s, kind)
-    if kind != WIN_DISCARD or o[OPT_S_WINS] <= 0 or n_samples <= 0 or tile < 0 or st.last_discarder < 0:
-        return picks[0]
-    picks[1] = not picks[0]
-    _rollout_config(st, s, o, &rcfg)
-    sums[0] = sums[1] = sq[0] = sq[1] = 0
-    for j in range(n_samples):
-        decision_rng(st, s, 0x200000000ULL + j, &r)     # streams apart from the turn's and claim's
-        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
-            return picks[0]
-        sample.cfg = &rcfg
-        v0 = _win_rollout(&sample, &rcfg, s, tile, picks[0], &work)
-        d = _win_rollout(&sample, &rcfg, s, tile, picks[1], &work)
-        sums[0] += v0
-        sums[1] += d
-        sq[1] += (d - v0) * (d - v0)
-    best = _best(sums, sq, 2, n_samples, o[OPT_S_MARGIN])
-    return picks[best]
+    cdef bint ev_take = ev_takes_win(st, s, kind)
+    cdef int best
+    cdef Decision dec
+    if kind != WIN_DISCARD or o[OPT_S_WINS] <= 0 or o[OPT_S_SAMPLES] <= 0 or tile < 0 or st.last_discarder < 0:
+        return ev_take
+    dec.kind = DECIDE_WIN
+    dec.n = 2
+    dec.acts[0] = ev_take
+    dec.acts[1] = not ev_take
+    dec.tiles[0] = dec.tiles[1] = tile
+    best = _search(st, s, o, &dec)
+    return ev_take if best < 0 else dec.acts[best]
 
 
 cdef bint _offered(const HandState* st, int s, int n_kongs, const int* kinds, const int* types,
