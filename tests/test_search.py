@@ -22,7 +22,8 @@ GAMES = ("wanzai", "anhua")
 # search's own slots of a player_opts row (_search.pxd): 64..71, then 78.. after ev's 72..77
 SEARCH_SLOTS = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
                 searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD, searchplayer.OPT_S_CALLS,
-                searchplayer.OPT_S_ORDER, searchplayer.OPT_S_WINS}
+                searchplayer.OPT_S_ORDER, searchplayer.OPT_S_WINS,
+                searchplayer.OPT_S_PEEK}
 
 
 def n_kinds(name):
@@ -76,7 +77,10 @@ def test_search_row_holds_evs_numbers_then_its_own():
     assert row[searchplayer.OPT_S_GUARD] == searchplayer.DEFAULTS["guard"]
     assert row[searchplayer.OPT_S_OWN] == -1          # own=rollout in Wanzai: the rollout player's
     anhua = searchplayer.player_opts("anhua")
-    assert anhua[searchplayer.OPT_S_OWN] == searchplayer.ROLLOUT_CODES["ev"]   # Anhua's default
+    assert anhua[searchplayer.OPT_S_OWN] == searchplayer.ROLLOUT_CODES["ev"]   # Anhua's defaults
+    assert anhua[searchplayer.OPT_S_ROLLOUT] == searchplayer.ROLLOUT_CODES["ev"]
+    assert searchplayer.player_opts("anhua", {"rollout": "greedy"})[searchplayer.OPT_S_ROLLOUT] == \
+        searchplayer.ROLLOUT_CODES["greedy"]
     assert searchplayer.player_opts("anhua", {"own": "rollout"})[searchplayer.OPT_S_OWN] == -1
     mine = searchplayer.player_opts("wanzai", {"own": "ev", "guard": 0.25})
     assert mine[searchplayer.OPT_S_OWN] == searchplayer.ROLLOUT_CODES["ev"]
@@ -202,7 +206,7 @@ def test_same_seed_same_decisions(name):
 def test_guard_and_own_reach_the_native_search(name):
     """A guard no risk can exceed (risks are chances, at most 1) plays as no guard; the seat's
     own rollout player named as the rollout player plays as own=rollout; and a tight guard
-    changes some decision on these deals, as does a different own player."""
+    changes some decision on these deals, as do a different own player, order and peek."""
     rules = Rules.load(name)
     base = QUICK + ",rollout=greedy,own=rollout"    # Anhua's own default is ev
 
@@ -218,17 +222,20 @@ def test_guard_and_own_reach_the_native_search(name):
     assert events(QUICK + ",rollout=greedy,own=ev,guard=10") != loose
     # order=1 searches other discards than order=0
     assert events(base + ",guard=10,order=1") != loose
+    # peek=1 searches on the true hidden hands, and so decides otherwise somewhere
+    assert events(base + ",guard=10,peek=1") != loose
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_searched_wins_pass_some_win(name):
     """wins=1 weighs a win on a discard: on these deals search passes one ev takes, and the
-    passed hands stay legal (the debug build checks every seat)."""
+    passed hands stay legal (the debug build checks every seat).  Greedy rollouts in both
+    games: with Anhua's default ev rollouts no win is passed on these deals."""
     rules = Rules.load(name)
     passed = 0
     for h in range(120 if name == "wanzai" else 200):
         rec = game.play(rules, seed=3, hand_index=h,
-                        players=("search:samples=16,wins=1,margin=0", "ev", "ev", "ev"))
+                        players=("search:samples=16,wins=1,margin=0,rollout=greedy", "ev", "ev", "ev"))
         passed += sum(e.kind == "pass_win" and e.seat == 0 for e in rec.events)
     assert passed >= 1
 
@@ -266,6 +273,7 @@ class Probe(Player):
         self.lone_passes = []
         self.won = []
         self.resampled = 0
+        self.peek_walls_differ = self.peek_hands_differ = 0
 
     def turn(self, view, options):
         choice = view.builtin("ev")
@@ -285,6 +293,12 @@ class Probe(Player):
             if first is None:
                 first = (hands, wall)
             self.resampled += (hands, wall) != first
+        # peek (a diagnostic) keeps the hidden hands as they are and deals only the wall
+        peeks = [view._sample_hidden(j, 1.0, 64, True) for j in (7, 8)]
+        assert all(all_there(counts, self.name) for _, _, counts in peeks)
+        assert peeks[0][0] == peeks[1][0] and peeks[0][0][view.seat] == view.hand
+        self.peek_walls_differ += peeks[0][1] != peeks[1][1]
+        self.peek_hands_differ += peeks[0][0] != view._sample_hidden(7, 1.0, 64)[0]
         if len(self.continued) < 6:
             self.continued.append(view._continue_as("ev", choice))
         return choice
@@ -317,7 +331,7 @@ def test_samples_conserve_tiles_and_copies_continue_to_the_same_end(name):
     the seat then gives ends exactly as the hand did (everyone plays ev), every tile
     accounted for; each sample keeps what the seat sees and deals the rest afresh."""
     rules = Rules.load(name)
-    resampled = calls_taken = passes = 0
+    resampled = calls_taken = passes = peek_walls = peek_hands = 0
     for h in range(4):
         probe = Probe(name)
         rec = game.play(rules, seed=11, hand_index=h, players=(probe, "ev", "ev", "ev"))
@@ -332,7 +346,10 @@ def test_samples_conserve_tiles_and_copies_continue_to_the_same_end(name):
             calls_taken += taken
         passes += sum(not taken for taken, _ in probe.claimed)
         resampled += probe.resampled
+        peek_walls += probe.peek_walls_differ
+        peek_hands += probe.peek_hands_differ
     assert resampled > 0
+    assert peek_walls > 0 and peek_hands > 0   # peeked samples differ only in the wall
     assert calls_taken > 0 and passes > 0       # both kinds of claim continued
 
 

@@ -276,5 +276,6 @@ PLAYER_OPTION_SLOTS = {
         "OPT_S_CALLS": SEO.OPT_S_CALLS,
         "OPT_S_ORDER": SEO.OPT_S_ORDER,
         "OPT_S_WINS": SEO.OPT_S_WINS,
+        "OPT_S_PEEK": SEO.OPT_S_PEEK,
     },
 }

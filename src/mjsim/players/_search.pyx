@@ -169,11 +169,13 @@ cdef int _climb(HandState* out, SeatState* q, uint8_t* tiles, int n_tiles, int n
 
 
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
-                       int steps) noexcept nogil:
+                       int steps, bint peek) noexcept nogil:
     """out = st with the tiles seat s cannot see dealt afresh: each other seat gets as many
     concealed tiles as it holds, the rest fill the wall's untaken positions in random order.
     Opponent model: with chance `read`, a seat's uniform draw is improved (_climb, at most
-    `steps` swaps) to a shanten drawn from the fitted readiness of what it shows.
+    `steps` swaps) to a shanten drawn from the fitted readiness of what it shows.  `peek`
+    (a diagnostic that cheats: what reading the opponents perfectly would be worth) keeps
+    their true hands and deals only the wall.
     -> 0, or -1 when the counts do not add up (a bug; the caller plays without searching)."""
     cdef uint8_t pool[34]
     cdef uint8_t tiles[MAX_WALL]
@@ -193,6 +195,10 @@ cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, doubl
     for i in range(1, N_SEATS):
         q = (s + i) & 3
         o = &out.seat[q]
+        if peek:
+            for k in range(34):
+                pool[k] -= o.hand[k]
+            continue
         need = _concealed(o)
         n = _list_pool(pool, tiles)
         _draw_subset(tiles, n, need, r, hand)
@@ -267,7 +273,7 @@ cdef int _search(HandState* st, int s, const double* o, const Decision* dec) noe
     for j in range(n_samples):
         # each kind of decision draws from streams of its own
         decision_rng(st, s, (<uint64_t>dec.kind << 32) + j, &r)
-        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS]) < 0:
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS], o[OPT_S_PEEK] > 0) < 0:
             return -1
         sample.cfg = &rcfg
         v0 = _rollout(&sample, &rcfg, s, dec, 0, &work)

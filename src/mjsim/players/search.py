@@ -6,8 +6,9 @@ plays its uncontested turns and claims and its wins.  Its own:
 
 - `samples` (default 512, 0..4096): samples of the hidden tiles per searched turn (0: plays
   as ev throughout).
-- `rollout` (default greedy; ev or greedy): the player of every seat in a rollout (greedy
-  costs a tenth of ev, and many samples beat better but fewer rollouts: see the docs).
+- `rollout` (default greedy in Wanzai, ev in Anhua): the player of every seat in a rollout
+  (greedy costs a tenth of ev; in Wanzai many samples beat better but fewer rollouts, in
+  Anhua ev's rollouts earn more: see the docs).
 - `own` (default rollout in Wanzai, ev in Anhua; ev, greedy or rollout): the player of the
   search seat itself in its rollouts, when it should differ from the others' (ev folds
   and builds its patterns on its later turns too).
@@ -34,6 +35,9 @@ plays its uncontested turns and claims and its wins.  Its own:
   equals).
 - `wins`    (default 0, 0 or 1): 1 searches a win on a discard too: passing it (to
   self-draw it, or win bigger later) against taking it; 0 takes it as ev does.
+- `peek`    (default 0, 0 or 1): a diagnostic that cheats.  1 keeps the other seats' true
+  concealed hands in every sample (only the wall is dealt afresh): the edge it reaches
+  bounds what a better opponent model could gain.  Never a player to report.
 
 See docs/players/search.md.
 """
@@ -47,24 +51,25 @@ from mjsim.players import ev as evplayer
 N_PLAYER_OPTS = evplayer.N_PLAYER_OPTS   # one row of GameConfig.player_opts (core/_state.pxd)
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_MELDS = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
-OPT_S_OWN, OPT_S_GUARD, OPT_S_CALLS, OPT_S_ORDER, OPT_S_WINS = 78, 79, 80, 81, 82   # after ev's 72..77 (_ev.pxd)
+OPT_S_OWN, OPT_S_GUARD, OPT_S_CALLS, OPT_S_ORDER, OPT_S_WINS, OPT_S_PEEK = 78, 79, 80, 81, 82, 83   # after ev's 72..77 (_ev.pxd)
 ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
 
 #: numeric options: (default, lo, hi, integer?)
 NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": (0, 0, 4, True),
            "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
            "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True),
-           "order": (0, 0, 1, True), "wins": (0, 0, 1, True)}
+           "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 1, True)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
-#: where a game's default differs: in Anhua, greedy rollouts of the search seat's own later
-#: turns misjudge its candidates (docs/players/search.md), and ev costs little there
-GAME_DEFAULTS = {"anhua": {"own": "ev"}}
-KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order", "wins")
+#: where a game's default differs: in Anhua, greedy rollouts misjudge the candidates (with ev
+#: as every seat's rollout player search gains +0.045 per seat-hand over seeds 0-5, see
+#: docs/players/search.md), and Anhua's ev is cheap enough for it (0.27 s per hand)
+GAME_DEFAULTS = {"anhua": {"rollout": "ev", "own": "ev"}}
+KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order", "wins", "peek")
 PLAYER_KEYS = ("rollout", "own")     # options naming a rollout player
 SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "melds": OPT_S_MELDS,
          "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN,
          "guard": OPT_S_GUARD, "calls": OPT_S_CALLS, "order": OPT_S_ORDER,
-         "wins": OPT_S_WINS}
+         "wins": OPT_S_WINS, "peek": OPT_S_PEEK}
 
 
 def parse_option(name: str, key: str, value: str):
