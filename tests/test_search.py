@@ -79,6 +79,7 @@ def test_search_row_holds_evs_numbers_then_its_own():
     anhua = searchplayer.player_opts("anhua")
     assert anhua[searchplayer.OPT_S_OWN] == searchplayer.ROLLOUT_CODES["ev"]   # Anhua's defaults
     assert anhua[searchplayer.OPT_S_ROLLOUT] == searchplayer.ROLLOUT_CODES["ev"]
+    assert (anhua[searchplayer.OPT_S_WINS], row[searchplayer.OPT_S_WINS]) == (0, 1)   # Wanzai weighs wins
     assert searchplayer.player_opts("anhua", {"rollout": "greedy"})[searchplayer.OPT_S_ROLLOUT] == \
         searchplayer.ROLLOUT_CODES["greedy"]
     assert searchplayer.player_opts("anhua", {"own": "rollout"})[searchplayer.OPT_S_OWN] == -1
@@ -395,8 +396,8 @@ def test_a_win_on_a_discard_continues_taken_or_passed(name):
 
 @pytest.mark.slow
 @pytest.mark.xfail(reason="issue 19's targets are not met yet: 600 deals x 4 seats vs 3 x ev, "
-                          "seed 1: Wanzai +0.045 [+0.001, +0.090], Anhua +0.150 [+0.043, +0.257]; "
-                          "pooled over seeds 0-3: Wanzai +0.045, Anhua +0.068 (docs/players/search.md)",
+                          "seed 1: Wanzai +0.058 [+0.009, +0.108], Anhua +0.185 [+0.071, +0.299]; "
+                          "pooled over seeds 0-5: Wanzai +0.050, Anhua +0.100 (docs/players/search.md)",
                    strict=True)   # meeting the target fails this mark: remove it then
 @pytest.mark.parametrize("name,target", [("wanzai", 0.10), ("anhua", 0.20)])
 def test_search_beats_ev_in_the_arena(name, target):

@@ -33,7 +33,7 @@ plays its uncontested turns and claims and its wins.  Its own:
 - `order`   (default 0, 0 or 1): which discards are searched beside ev's choice: 1 those
   ev itself scores best; 0 those that keep the hand nearest ready (ascending kind among
   equals).
-- `wins`    (default 0, 0 or 1): 1 searches a win on a discard too: passing it (to
+- `wins`    (default 1 in Wanzai, 0 in Anhua): 1 searches a win on a discard too: passing it (to
   self-draw it, or win bigger later) against taking it; 0 takes it as ev does.
 - `peek`    (default 0, 0 or 1): a diagnostic that cheats.  1 keeps the other seats' true
   concealed hands in every sample (only the wall is dealt afresh): the edge it reaches
@@ -60,10 +60,11 @@ NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": 
            "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True),
            "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 1, True)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
-#: where a game's default differs: in Anhua, greedy rollouts misjudge the candidates (with ev
-#: as every seat's rollout player search gains +0.045 per seat-hand over seeds 0-5, see
-#: docs/players/search.md), and Anhua's ev is cheap enough for it (0.27 s per hand)
-GAME_DEFAULTS = {"anhua": {"rollout": "ev", "own": "ev"}}
+#: where a game's default differs (docs/players/search.md, measured on seeds 0-5): in Anhua,
+#: greedy rollouts misjudge the candidates (ev as every seat's rollout player: +0.045 per
+#: seat-hand), and Anhua's ev is cheap enough for it (0.27 s per hand); in Wanzai, weighing
+#: the wins on a discard gained on every seed (+0.009), in Anhua nothing
+GAME_DEFAULTS = {"wanzai": {"wins": 1}, "anhua": {"rollout": "ev", "own": "ev"}}
 KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order", "wins", "peek")
 PLAYER_KEYS = ("rollout", "own")     # options naming a rollout player
 SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "melds": OPT_S_MELDS,
