@@ -8,6 +8,7 @@ the FAKE loop of tests/fake_game.py (the mechanics under test do not depend on m
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import io
@@ -127,6 +128,65 @@ def test_killed_process_group_loses_nothing_and_the_rerun_completes(clean, tmp_p
     assert rerun.returncode == 0, rerun.stderr.decode()
     assert not list(out.rglob("*.tmp"))        # the killed run's half-written files are gone
     assert same_rows(out, clean)
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The pool workers (spawned processes) whose parent is `pid`, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and b"spawn_main" in cmd:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _gone(pids: list[int], timeout=20.0) -> bool:
+    t = time.monotonic()
+    while time.monotonic() - t < timeout:
+        if not any(Path(f"/proc/{p}").exists() and "Z" not in _state(p) for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "X"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_driver_leaves_no_worker_computing(tmp_path, sig):
+    """SIGTERM to the driver alone (kill, a batch system's limit) ends the run as Ctrl-C
+    does: exit 130, the resume line, no half-written file, workers stopped.  After SIGKILL
+    no handler runs, but the workers die with their parent all the same."""
+    out = tmp_path / "run"
+    args = [sys.executable, str(_script(tmp_path)), "simulate", "--hands", "32000", "--chunk", "800",
+            "--seed", "7", "--workers", "2", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(args, env=_env("fake_game:simulate_chunk_slow"), cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _wait_for_chunks(out, 1, proc)
+        workers = _workers_of(proc.pid)
+        assert len(workers) == 2
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+        assert _gone(workers), "a worker outlived its driver"
+        if sig == signal.SIGTERM:
+            assert proc.returncode == 130
+            assert "interrupted" in one_line(proc.stderr.read().decode())
+            assert not list(out.rglob("*.tmp"))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    rerun = subprocess.run(args, env=_env(FAKE), cwd=tmp_path, capture_output=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr.decode()
 
 
 def test_ctrl_c_keeps_chunks_exit_130_and_one_line(fake, clean, tmp_path, capsys, monkeypatch):

@@ -6,7 +6,10 @@ connection) ends as one line and exit code 1.
 """
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 
 import typer
 
@@ -17,7 +20,31 @@ from mjsim.cli.common import (DEBUG_NOTICE, _is_duckdb_error, app, console, debu
 from mjsim.rulesets.rules import RulesError
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (kill, a batch system's time limit) ends a run as Ctrl-C does: the workers
+    are stopped, unfinished chunk files removed, and the resume line printed.  Python's
+    default would end the driver at once and leave its workers computing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
+    with _terminate_as_interrupt():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     whole_width(console)
     whole_width(err)
     notice = debug_notice()

@@ -3,7 +3,9 @@ one worker), with a shared counter for progress."""
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 from collections.abc import Iterator
 
 from mjsim.run.chunks import ChunkResult, ChunkTask, _Counter, _take, build_chunk, set_progress_counter
@@ -21,8 +23,26 @@ def _init_worker(counter=None) -> None:
     # Ctrl-C goes to the whole process group: only the driver handles it (and then stops
     # the workers), so workers do not print a traceback each
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
     set_progress_counter(counter)
     _import_arrow()
+
+
+def _die_with_parent() -> None:
+    """On Linux a worker gets SIGTERM when the driver dies, however it dies (kill -9
+    included), so no worker is left computing chunks nobody will collect."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        import multiprocessing
+
+        parent = multiprocessing.parent_process()
+        if parent is not None and os.getppid() != parent.pid:   # the driver was already gone
+            os._exit(1)
 
 
 def _import_arrow() -> None:
