@@ -826,7 +826,7 @@ def test_wait_class_scales_the_danger_of_suited_ranks():
 def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
     for name in ("ev", "ev_v1"):
         for g in ("wanzai", "anhua"):
-            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 85     # 85: search took 80 (calls), 81 (order), 82 (wins), 83 (peek), 84 (recent)
+            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 84     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek)
     v1 = evplayer.player_opts("wanzai", player="ev_v1")
     assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
     row = evplayer.player_opts("wanzai", {"kong": -0.5, "passed": 1})

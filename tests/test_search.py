@@ -7,8 +7,6 @@ cache at every use, also inside the search's rollouts on sampled states, and sea
 aborts on an action the loop did not offer.  The arena strength is a slow test."""
 import pytest
 
-import mjsim
-
 from mjsim.run import arena
 from mjsim.players import ev as evplayer
 from mjsim.players import options as player_options
@@ -25,7 +23,7 @@ GAMES = ("wanzai", "anhua")
 SEARCH_SLOTS = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
                 searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD, searchplayer.OPT_S_CALLS,
                 searchplayer.OPT_S_ORDER, searchplayer.OPT_S_WINS,
-                searchplayer.OPT_S_PEEK, searchplayer.OPT_S_RECENT}
+                searchplayer.OPT_S_PEEK}
 
 
 def n_kinds(name):
@@ -229,44 +227,6 @@ def test_guard_and_own_reach_the_native_search(name):
     assert events(base + ",guard=10,peek=1") != loose
 
 
-class RecentProbe(Player):
-    """Plays as ev; at each turn counts, over samples of the hidden tiles, the meld-less
-    opponents whose sampled hand would be nearer ready with their last discard back."""
-
-    def __init__(self, rules):
-        self.rules = rules
-        self.wants = {0: 0, 1: 0}
-        self.looked = 0
-
-    def turn(self, view, options):
-        for q in range(4):
-            if q == view.seat or view.melds[q] or not view.discards[q]:
-                continue
-            d = view.discards[q][-1]
-            for recent in (0, 1):
-                for j in range(8):
-                    hand = view._sample_hidden(j, 1.0, 64, False, recent)[0][q]
-                    if hand[d] < 4:
-                        more = list(hand)
-                        more[d] += 1
-                        now, back = mjsim.shanten_batch(self.rules, [hand, more])
-                        self.wants[recent] += int(back < now)
-            self.looked += 8
-        return view.builtin("ev")
-
-
-def test_recent_draws_hands_that_do_not_want_the_last_discard():
-    """recent=1: a sampled opponent hand that would be nearer ready with its last discard
-    back is drawn again (up to 8 times), so such hands become rare."""
-    rules = Rules.load("wanzai")
-    probe = RecentProbe(rules)
-    for h in range(3):
-        game.play(rules, seed=4, hand_index=h, players=(probe, "ev", "ev", "ev"))
-    assert probe.looked >= 200
-    assert probe.wants[0] >= 0.05 * probe.looked          # uniform-ish samples often want it
-    assert probe.wants[1] <= probe.wants[0] / 5
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_searched_wins_pass_some_win(name):
     """wins=1 weighs a win on a discard: on these deals search passes one ev takes, and the
@@ -299,6 +259,14 @@ def test_arena_result_does_not_depend_on_workers():
     one = arena.run_arena(rules, QUICK, "ev", deals=4, seed=2, workers=1, chunk=2)
     two = arena.run_arena(rules, QUICK, "ev", deals=4, seed=2, workers=2, chunk=2)
     assert one.edge == two.edge and one.challenger_stats == two.challenger_stats
+
+
+def test_arena_says_when_a_player_peeks():
+    rules = Rules.load("wanzai")
+    cheat = arena.run_arena(rules, QUICK + ",peek=1", "ev", deals=2, seed=2, workers=1)
+    fair = arena.run_arena(rules, QUICK, "ev", deals=2, seed=2, workers=1)
+    notes = [[line for line in arena.format_lines(r) if line.startswith("note:")] for r in (cheat, fair)]
+    assert len(notes[0]) == 1 and "concealed hands" in notes[0][0] and notes[1] == []
 
 
 # ------------------------------------------------------------------ the native entries

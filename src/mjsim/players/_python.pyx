@@ -148,8 +148,7 @@ cdef class TableView:
         return [(self.st.seat[q].n_melds, self.st.seat[q].n_discarded,
                  hand_shanten(self.st, self.st.seat[q].hand, &self.st.seat[q].mi)) for q in range(4)]
 
-    def _sample_hidden(self, unsigned long long sample, double read=0.0, int steps=0, bint peek=False,
-                       int recent=0):
+    def _sample_hidden(self, unsigned long long sample, double read=0.0, int steps=0, bint peek=False):
         """The live hand with the tiles this seat cannot see dealt afresh (_search's
         sample_hidden on stream `sample` of this decision) -> (concealed hands per seat,
         the wall's untaken tiles in position order, tile counts of the sample), or None
@@ -159,7 +158,7 @@ cdef class TableView:
         cdef Rng r
         cdef int q, k, i
         decision_rng(self.st, self.seat, sample, &r)
-        if sample_hidden(self.st, self.seat, &out, &r, read, steps, peek, recent) < 0:
+        if sample_hidden(self.st, self.seat, &out, &r, read, steps, peek) < 0:
             return None
         hands = [[out.seat[q].hand[k] for k in range(34)] for q in range(4)]
         wall = [out.wall.tiles[i] for i in range(out.wall.n) if not out.wall.taken[i]]

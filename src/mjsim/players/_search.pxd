@@ -1,7 +1,7 @@
 # The search player `search` (_search.pyx): Monte Carlo rollouts of each candidate action on
 # sampled hidden tiles.  A search seat's GameConfig.player_opts row holds ev's numbers
 # (_ev.pxd, 0..63 and 72..77: search plays as ev wherever it does not search) and these
-# (64..71, 78..84), filled by mjsim.players.search.
+# (64..71, 78..83), filled by mjsim.players.search.
 from libc.stdint cimport uint64_t
 from mjsim.core._state cimport HandState, GameConfig, Call
 from mjsim.core._rng cimport Rng
@@ -23,8 +23,6 @@ cdef enum:
                             #   keep the hand nearest ready (ascending kind among equals)
     OPT_S_WINS = 82         # 1: search a win on a discard (take, or pass for a bigger one); 0: ev's
     OPT_S_PEEK = 83         # diagnostic: 1 samples keep the other seats' true concealed hands
-    OPT_S_RECENT = 84       # opponent model: a sampled hand must not want any of the seat's
-                            #   last this-many discards (0: off); see sample_hidden
     MAX_CANDIDATES = 20
 
 cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil
@@ -32,5 +30,5 @@ cdef bint search_takes_win(HandState* st, int s, int tile, int kind) noexcept no
 cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
-                       int steps, bint peek, int recent) noexcept nogil
+                       int steps, bint peek) noexcept nogil
 cdef void decision_rng(const HandState* st, int s, uint64_t sample, Rng* r) noexcept nogil

@@ -34,7 +34,7 @@ from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, PLAYER_E
                           ACT_DISCARD, SRC_DRAW, N_SEATS, WIN_DISCARD)
 from mjsim.core._rng cimport Rng, rng_seed, rng_below, rng_uniform, splitmix64
 from mjsim.players._ev cimport ev_turn, ev_call, ev_takes_win, ev_discard_risk, ev_discard_scores
-from mjsim.core._hand cimport hand_shanten, is_anhua, is_wild
+from mjsim.core._hand cimport hand_shanten, is_anhua
 from mjsim.core._seat cimport seat_rebuild, seat_refresh_filter, mjsim_seat_fail, MJSIM_CHECK_SEATS
 from mjsim.core._wall cimport MAX_WALL
 
@@ -168,48 +168,19 @@ cdef int _climb(HandState* out, SeatState* q, uint8_t* tiles, int n_tiles, int n
     return cur
 
 
-cdef enum:
-    REDRAWS = 8         # most fresh draws of an opponent's hand that wants a recent discard
-
-
-cdef bint _wants_recent(const HandState* st, const SeatState* q, uint8_t* hand, int recent) noexcept nogil:
-    """Would q's hand be nearer ready with one of its last `recent` discards back?  Right
-    after its last discard, q's hand plus that tile is exactly what it chose from, so a
-    hand that wanted the tile is one it would not have: ev, like a person, throws what its
-    hand needs least.  Earlier discards are read the same way, approximately (the hand has
-    changed since).  Wilds are not read: a hand always wants one."""
-    cdef int j, d, cur, lo = q.n_discards - recent
-    cdef bint wants = False
-    if lo < 0:
-        lo = 0
-    cur = hand_shanten(st, hand, &q.mi)
-    for j in range(q.n_discards - 1, lo - 1, -1):
-        d = q.discards[j]
-        if hand[d] >= 4 or is_wild(st, d):
-            continue
-        hand[d] += 1
-        wants = hand_shanten(st, hand, &q.mi) < cur
-        hand[d] -= 1
-        if wants:
-            return True
-    return False
-
-
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
-                       int steps, bint peek, int recent) noexcept nogil:
+                       int steps, bint peek) noexcept nogil:
     """out = st with the tiles seat s cannot see dealt afresh: each other seat gets as many
     concealed tiles as it holds, the rest fill the wall's untaken positions in random order.
     Opponent model: with chance `read`, a seat's uniform draw is improved (_climb, at most
-    `steps` swaps) to a shanten drawn from the fitted readiness of what it shows; with
-    `recent` > 0, a hand that would want one of the seat's last `recent` discards back
-    (_wants_recent) is drawn again, up to REDRAWS times (then the last draw stays).  `peek`
+    `steps` swaps) to a shanten drawn from the fitted readiness of what it shows.  `peek`
     (a diagnostic that cheats: what reading the opponents perfectly would be worth) keeps
     their true hands and deals only the wall.
     -> 0, or -1 when the counts do not add up (a bug; the caller plays without searching)."""
     cdef uint8_t pool[34]
     cdef uint8_t tiles[MAX_WALL]
     cdef uint8_t hand[34]
-    cdef int i, j, k, q, n, need, tries
+    cdef int i, j, k, q, n, need
     cdef bint anhua = is_anhua(st)
     cdef SeatState* o
     memcpy(out, st, sizeof(HandState))
@@ -229,13 +200,10 @@ cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, doubl
                 pool[k] -= o.hand[k]
             continue
         need = _concealed(o)
-        for tries in range(REDRAWS + 1 if recent > 0 else 1):
-            n = _list_pool(pool, tiles)
-            _draw_subset(tiles, n, need, r, hand)
-            if read > 0 and rng_uniform(r) < read:
-                _climb(out, o, tiles, n, need, hand, _target(o, anhua, r), steps, r)
-            if recent <= 0 or not _wants_recent(out, o, hand, recent):
-                break
+        n = _list_pool(pool, tiles)
+        _draw_subset(tiles, n, need, r, hand)
+        if read > 0 and rng_uniform(r) < read:
+            _climb(out, o, tiles, n, need, hand, _target(o, anhua, r), steps, r)
         for k in range(34):
             o.hand[k] = hand[k]
             pool[k] -= hand[k]
@@ -305,8 +273,7 @@ cdef int _search(HandState* st, int s, const double* o, const Decision* dec) noe
     for j in range(n_samples):
         # each kind of decision draws from streams of its own
         decision_rng(st, s, (<uint64_t>dec.kind << 32) + j, &r)
-        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS], o[OPT_S_PEEK] > 0,
-                         <int>o[OPT_S_RECENT]) < 0:
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS], o[OPT_S_PEEK] > 0) < 0:
             return -1
         sample.cfg = &rcfg
         v0 = _rollout(&sample, &rcfg, s, dec, 0, &work)

@@ -35,10 +35,6 @@ plays its uncontested turns and claims and its wins.  Its own:
   equals).
 - `wins`    (default 1 in Wanzai, 0 in Anhua): 1 searches a win on a discard too: passing it (to
   self-draw it, or win bigger later) against taking it; 0 takes it as ev does.
-- `recent`  (default 0, 0..30): opponent model.  A sampled opponent hand that would be
-  nearer ready with one of that seat's last `recent` discards back is drawn again (up to 8
-  times): a seat throws what its hand needs least.  The last discard is read exactly (the
-  hand plus it is what the seat chose from), earlier ones approximately.  0: off.
 - `peek`    (default 0, 0 or 1): a diagnostic that cheats.  1 keeps the other seats' true
   concealed hands in every sample (only the wall is dealt afresh): the edge it reaches
   bounds what a better opponent model could gain.  Never a player to report.
@@ -56,27 +52,25 @@ N_PLAYER_OPTS = evplayer.N_PLAYER_OPTS   # one row of GameConfig.player_opts (co
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_MELDS = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
 OPT_S_OWN, OPT_S_GUARD, OPT_S_CALLS, OPT_S_ORDER, OPT_S_WINS, OPT_S_PEEK = 78, 79, 80, 81, 82, 83   # after ev's 72..77 (_ev.pxd)
-OPT_S_RECENT = 84
 ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
 
 #: numeric options: (default, lo, hi, integer?)
 NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": (0, 0, 4, True),
            "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
            "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True),
-           "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 1, True),
-           "recent": (0, 0, 30, True)}
+           "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 1, True)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
 #: where a game's default differs (docs/players/search.md, measured on seeds 0-5): in Anhua,
 #: greedy rollouts misjudge the candidates (ev as every seat's rollout player: +0.045 per
 #: seat-hand), and Anhua's ev is cheap enough for it (0.27 s per hand); in Wanzai, weighing
 #: the wins on a discard gained on every seed (+0.009), in Anhua nothing
 GAME_DEFAULTS = {"wanzai": {"wins": 1}, "anhua": {"rollout": "ev", "own": "ev"}}
-KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order", "wins", "recent", "peek")
+KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order", "wins", "peek")
 PLAYER_KEYS = ("rollout", "own")     # options naming a rollout player
 SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "melds": OPT_S_MELDS,
          "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN,
          "guard": OPT_S_GUARD, "calls": OPT_S_CALLS, "order": OPT_S_ORDER,
-         "wins": OPT_S_WINS, "peek": OPT_S_PEEK, "recent": OPT_S_RECENT}
+         "wins": OPT_S_WINS, "peek": OPT_S_PEEK}
 
 
 def parse_option(name: str, key: str, value: str):
