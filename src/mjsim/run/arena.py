@@ -471,17 +471,6 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
     )
 
 
-def _peeks(player: str) -> bool:
-    """Does this player cheat (search's diagnostic option peek)?"""
-    from mjsim.players import options as player_options
-
-    try:
-        base, options = player_options.split_name(player)
-    except ValueError:
-        return False
-    return bool(options.get("peek"))
-
-
 def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
     """A plain-text summary (the CLI prints these lines without markup)."""
     r = result
@@ -500,8 +489,10 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
                          f"[{100 * iv.low:+.2f}, {100 * iv.high:+.2f}] pp")
     lines.append("paired differences: " + "  ".join(diffs))
     lines.append(f"method: {r.method}")
+    # search's diagnostic option peek cheats: say so beside the edge it produced
     lines += [f"note: {p} sees the other seats' concealed hands (peek=1): a bound on what "
-              "reading them is worth, not a player" for p in (r.challenger, r.baseline) if _peeks(str(p))]
+              "reading them is worth, not a player" for p in (r.challenger, r.baseline)
+              if dict(p.options).get("peek")]
     lines.append(f"{'player':<28} {'seat-hands':>10} {'net':>8} {'win':>7} {'deal-in':>8} {'self-draw':>9} "
                  f"{'win turn':>8} {'claims':>7}")
     for s in (r.challenger_stats, r.opponents_stats, r.baseline_stats):
