@@ -16,6 +16,8 @@ from mjsim.players import search as searchplayer
 from mjsim.players import Player
 from mjsim.rulesets.rules import Rules
 
+import reference
+
 # small, every turn searched and any gain taken, so the few hands here exercise it often
 QUICK = "search:samples=3,melds=0,width=4,margin=0,calls=1"
 GAMES = ("wanzai", "anhua")
@@ -269,6 +271,54 @@ def test_arena_says_when_a_player_peeks():
     assert len(notes[0]) == 1 and "concealed hands" in notes[0][0] and notes[1] == []
 
 
+def test_arena_says_what_a_peeking_player_sees():
+    """peek=2 reads only how ready the other seats are; the note says so, not 'hands'."""
+    rules = Rules.load("wanzai")
+    ready = arena.run_arena(rules, QUICK + ",peek=2", "ev", deals=2, seed=2, workers=1)
+    notes = [line for line in arena.format_lines(ready) if line.startswith("note:")]
+    assert len(notes) == 1 and "how ready" in notes[0] and "peek=2" in notes[0]
+
+
+class ReadinessProbe(Player):
+    """Plays as ev; at each Wanzai turn compares, per other seat, its true shanten with the
+    shanten of its hand in a readiness-peeking sample (peek=2) and in a uniform one."""
+
+    def __init__(self):
+        self.pairs = []
+
+    def turn(self, view, options):
+        truth = view._readiness()
+        melds = view.melds
+        peeked = view._sample_hidden(3, 0.0, 1000, 2)
+        uniform = view._sample_hidden(3, 0.0, 0, 0)
+        assert all_there(peeked[2], "wanzai")
+        for q in range(4):
+            if q != view.seat:
+                self.pairs.append((max(truth[q][2], 0), reference.wanzai_shanten(peeked[0][q], melds[q]),
+                                   reference.wanzai_shanten(uniform[0][q], melds[q])))
+        return view.builtin("ev")
+
+    def claim(self, view, tile, options):
+        return view.builtin("ev")
+
+    def win(self, view, tile, kind):
+        return view.builtin("ev")
+
+
+def test_readiness_peek_deals_hands_as_ready_as_the_true_ones():
+    """peek=2 (a diagnostic) climbs each other seat's fresh hand to that seat's true shanten:
+    with room to climb nearly every sampled hand lands on it, where uniform draws mostly
+    do not."""
+    rules = Rules.load("wanzai")
+    probe = ReadinessProbe()
+    for h in range(3):
+        game.play(rules, seed=5, hand_index=h, players=(probe, "ev", "ev", "ev"))
+    n = len(probe.pairs)
+    peek_hit = sum(t == p for t, p, _ in probe.pairs) / n
+    uniform_hit = sum(t == u for t, _, u in probe.pairs) / n
+    assert n > 50 and peek_hit >= 0.9 and uniform_hit < 0.6
+
+
 # ------------------------------------------------------------------ the native entries
 
 class Probe(Player):
@@ -413,3 +463,20 @@ def test_search_beats_ev_in_the_arena(name, target):
     `target` points per seat-hand with its interval above zero (bench/bench_search.py)."""
     result = arena.run_arena(Rules.load(name), "search", "ev", deals=600, seed=1, workers=None)
     assert result.edge.low > 0 and result.edge.mean >= target, str(result.edge)
+
+
+def test_read_calibration_scores_the_true_hands_as_perfect():
+    """bench/read_calibration.py (how well the sampler places the opponents' waits): a sampler
+    that keeps the true hands (peek=1) must score exactly as the truth does, and ev's risk
+    must be scored on the same rows."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "bench" / "read_calibration.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "8", "--samples", "4", "--peek", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    sampler = next(line for line in out.splitlines() if line.startswith("sampler"))
+    truth = next(line for line in out.splitlines() if line.startswith("truth"))
+    assert "Brier 0.0000" in sampler and "AUC 1.000" in sampler
+    assert truth.split("base rate ")[1].split()[0] == sampler.split("mean estimate ")[1]
+    assert any(line.startswith("ev ") and "AUC" in line for line in out.splitlines())

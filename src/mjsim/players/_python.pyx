@@ -15,6 +15,7 @@ from mjsim.core._rng cimport Rng
 from mjsim.core._hand cimport hand_shanten
 from mjsim.players._builtin cimport builtin_turn, builtin_call, builtin_takes_win
 from mjsim.players._search cimport sample_hidden, decision_rng
+from mjsim.players._ev cimport ev_discard_risk
 from mjsim.core._wall cimport live_left
 from mjsim.vocab import PLAYERS, WIN_KIND_NAMES, TURN_NAMES, CALL_NAMES, MELD_NAMES
 
@@ -148,7 +149,16 @@ cdef class TableView:
         return [(self.st.seat[q].n_melds, self.st.seat[q].n_discarded,
                  hand_shanten(self.st, self.st.seat[q].hand, &self.st.seat[q].mi)) for q in range(4)]
 
-    def _sample_hidden(self, unsigned long long sample, double read=0.0, int steps=0, bint peek=False):
+    def _ev_risk(self):
+        """Fit shim (bench/read_calibration.py): ev's estimate, per kind this seat holds, of
+        the chance that discarding it now deals in (ev_discard_risk; 0 for kinds not held)."""
+        self._check()
+        cdef double risk[34]
+        cdef int k
+        ev_discard_risk(self.st, self.seat, self.tile, risk)
+        return [risk[k] for k in range(34)]
+
+    def _sample_hidden(self, unsigned long long sample, double read=0.0, int steps=0, int peek=0):
         """The live hand with the tiles this seat cannot see dealt afresh (_search's
         sample_hidden on stream `sample` of this decision) -> (concealed hands per seat,
         the wall's untaken tiles in position order, tile counts of the sample), or None

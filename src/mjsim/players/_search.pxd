@@ -30,5 +30,5 @@ cdef bint search_takes_win(HandState* st, int s, int tile, int kind) noexcept no
 cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                      int drawn, int* tile) noexcept nogil
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
-                       int steps, bint peek) noexcept nogil
+                       int steps, int peek) noexcept nogil
 cdef void decision_rng(const HandState* st, int s, uint64_t sample, Rng* r) noexcept nogil

@@ -169,13 +169,14 @@ cdef int _climb(HandState* out, SeatState* q, uint8_t* tiles, int n_tiles, int n
 
 
 cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, double read,
-                       int steps, bint peek) noexcept nogil:
+                       int steps, int peek) noexcept nogil:
     """out = st with the tiles seat s cannot see dealt afresh: each other seat gets as many
     concealed tiles as it holds, the rest fill the wall's untaken positions in random order.
     Opponent model: with chance `read`, a seat's uniform draw is improved (_climb, at most
     `steps` swaps) to a shanten drawn from the fitted readiness of what it shows.  `peek`
-    (a diagnostic that cheats: what reading the opponents perfectly would be worth) keeps
-    their true hands and deals only the wall.
+    (a diagnostic that cheats: what reading the opponents perfectly would be worth) 1 keeps
+    their true hands and deals only the wall; 2 climbs each fresh hand to its seat's true
+    shanten instead (what knowing only how ready they are is worth).
     -> 0, or -1 when the counts do not add up (a bug; the caller plays without searching)."""
     cdef uint8_t pool[34]
     cdef uint8_t tiles[MAX_WALL]
@@ -195,14 +196,20 @@ cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, doubl
     for i in range(1, N_SEATS):
         q = (s + i) & 3
         o = &out.seat[q]
-        if peek:
+        if peek == 1:
             for k in range(34):
                 pool[k] -= o.hand[k]
             continue
         need = _concealed(o)
+        if peek == 2:
+            for k in range(34):
+                hand[k] = o.hand[k]
+            j = hand_shanten(out, hand, &o.mi)
         n = _list_pool(pool, tiles)
         _draw_subset(tiles, n, need, r, hand)
-        if read > 0 and rng_uniform(r) < read:
+        if peek == 2:
+            _climb(out, o, tiles, n, need, hand, j, steps, r)
+        elif read > 0 and rng_uniform(r) < read:
             _climb(out, o, tiles, n, need, hand, _target(o, anhua, r), steps, r)
         for k in range(34):
             o.hand[k] = hand[k]
@@ -273,7 +280,7 @@ cdef int _search(HandState* st, int s, const double* o, const Decision* dec) noe
     for j in range(n_samples):
         # each kind of decision draws from streams of its own
         decision_rng(st, s, (<uint64_t>dec.kind << 32) + j, &r)
-        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS], o[OPT_S_PEEK] > 0) < 0:
+        if sample_hidden(st, s, &sample, &r, o[OPT_S_READ], <int>o[OPT_S_STEPS], <int>o[OPT_S_PEEK]) < 0:
             return -1
         sample.cfg = &rcfg
         v0 = _rollout(&sample, &rcfg, s, dec, 0, &work)

@@ -35,9 +35,11 @@ plays its uncontested turns and claims and its wins.  Its own:
   equals).
 - `wins`    (default 1 in Wanzai, 0 in Anhua): 1 searches a win on a discard too: passing it (to
   self-draw it, or win bigger later) against taking it; 0 takes it as ev does.
-- `peek`    (default 0, 0 or 1): a diagnostic that cheats.  1 keeps the other seats' true
+- `peek`    (default 0, 0..2): a diagnostic that cheats.  1 keeps the other seats' true
   concealed hands in every sample (only the wall is dealt afresh): the edge it reaches
-  bounds what a better opponent model could gain.  Never a player to report.
+  bounds what a better opponent model could gain.  2 reads only how ready each seat truly
+  is: its fresh hand climbs (at most `steps` swaps) to the true shanten.  Never a player to
+  report.
 
 See docs/players/search.md.
 """
@@ -58,7 +60,7 @@ ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}  
 NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": (0, 0, 4, True),
            "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
            "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True),
-           "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 1, True)}
+           "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 2, True)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
 #: where a game's default differs (docs/players/search.md, measured on seeds 0-5): in Anhua,
 #: greedy rollouts misjudge the candidates (ev as every seat's rollout player: +0.045 per

@@ -42,6 +42,9 @@ DEFAULT_DEALS = 2_000
 DEFAULT_CHUNK = 2_000
 #: options whose value is a file (ev's model, mjsim.evplayer), not a number
 FILE_OPTIONS = ("model",)
+#: what search's diagnostic option peek lets a seat see, by its value (players/search.py)
+PEEK_SEES = {1: "sees the other seats' concealed hands (peek=1)",
+             2: "knows how ready the other seats are (peek=2: their true shanten)"}
 METHOD = ("paired differences vs the all-baseline table on the same deals; 95% interval: "
           "deal-clustered (CR1) variance of the mean, as statsmodels OLS on a constant with "
           "cov_type='cluster' by deal gives it, t with deals-1 df")
@@ -490,9 +493,8 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
     lines.append("paired differences: " + "  ".join(diffs))
     lines.append(f"method: {r.method}")
     # search's diagnostic option peek cheats: say so beside the edge it produced
-    lines += [f"note: {p} sees the other seats' concealed hands (peek=1): a bound on what "
-              "reading them is worth, not a player" for p in (r.challenger, r.baseline)
-              if dict(p.options).get("peek")]
+    lines += [f"note: {p} {PEEK_SEES[int(dict(p.options)['peek'])]}: a bound on what reading "
+              "them is worth, not a player" for p in (r.challenger, r.baseline) if dict(p.options).get("peek")]
     lines.append(f"{'player':<28} {'seat-hands':>10} {'net':>8} {'win':>7} {'deal-in':>8} {'self-draw':>9} "
                  f"{'win turn':>8} {'claims':>7}")
     for s in (r.challenger_stats, r.opponents_stats, r.baseline_stats):
