@@ -480,3 +480,21 @@ def test_read_calibration_scores_the_true_hands_as_perfect():
     assert "Brier 0.0000" in sampler and "AUC 1.000" in sampler
     assert truth.split("base rate ")[1].split()[0] == sampler.split("mean estimate ")[1]
     assert any(line.startswith("ev ") and "AUC" in line for line in out.splitlines())
+
+
+def test_search_deviations_accounts_for_every_differing_turn():
+    """bench/search_deviations.py (where search departs from ev): every differing turn falls
+    in exactly one of its categories, and the counts it prints add up to the total."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "bench" / "search_deviations.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "8", "--examples", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    turns, differ = map(int, re.search(r"^turns (\d+): search differs on (\d+)", out, re.M).groups())
+    start = next(i for i, line in enumerate(lines) if line.startswith("turns "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("claims "))
+    assert turns > 40 and differ == sum(int(line.split()[0]) for line in lines[start + 1:end])
+    assert re.search(r"^wins on a discard \d+: search differs on \d+", out, re.M)
