@@ -39,6 +39,11 @@ def waits_of(hand, melds) -> set[int]:
     return set(reference.wanzai_waits(hand, melds))
 
 
+def opponents_waits(hands, melds, me: int) -> set[int]:
+    """Kinds some seat other than `me` waits on, given every seat's concealed hand."""
+    return set().union(*(waits_of(hands[q], melds[q]) for q in range(4) if q != me))
+
+
 class Recorder(Player):
     def __init__(self, a, rows):
         self.a, self.rows = a, rows
@@ -52,21 +57,13 @@ class Recorder(Player):
     def record(self, view):
         me = view.seat
         melds = view.melds
-        true_hands = view._sample_hidden(0, 0.0, 0, 1)[0]
-        truth = set()
-        for q in range(4):
-            if q != me:
-                truth |= waits_of(true_hands[q], melds[q])
+        truth = opponents_waits(view._sample_hidden(0, 0.0, 0, 1)[0], melds, me)   # peek=1: the true hands
         hits = np.zeros(34)
         for i in range(self.a.samples):
             got = view._sample_hidden(1000 + i, self.a.read, self.a.steps, self.a.peek)
             if got is None:
                 return
-            union = set()
-            for q in range(4):
-                if q != me:
-                    union |= waits_of(got[0][q], melds[q])
-            for k in union:
+            for k in opponents_waits(got[0], melds, me):
                 hits[k] += 1
         risk = view._ev_risk()
         held = [k for k in range(34) if view.hand[k] > 0]

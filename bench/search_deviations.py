@@ -87,10 +87,6 @@ class Compare(Player):
         return search
 
 
-def hand_text(hand) -> str:
-    return " ".join(tiles.kind_name(k) * hand[k] for k in range(34) if hand[k])
-
-
 def report(c: Compare, examples: int) -> None:
     print(f"turns {c.turns}: search differs on {len(c.turn_diffs)} ({100 * len(c.turn_diffs) / max(c.turns, 1):.1f}%)")
     kinds = collections.Counter()
@@ -113,7 +109,7 @@ def report(c: Compare, examples: int) -> None:
         print("examples (hand before the discard | each choice: tile, shanten, improving copies, ev's risk):")
     for ev, search, (hand, n_melds, sides) in shown:
         e, s = ([tiles.kind_name(t), sh, cp, f"{r:.3f}"] for t, sh, cp, r in sides)
-        print(f"  {hand_text(hand)} (+{n_melds} melds) | ev {e} | search {s}")
+        print(f"  {tiles.format_tiles(tiles.from_counts(hand))} (+{n_melds} melds) | ev {e} | search {s}")
 
 
 def main() -> None:

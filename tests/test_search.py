@@ -5,6 +5,11 @@ tiles and play_on, which continues a copy of a hand (tile conservation in both).
 The test suite runs the debug build (MJSIM_DEBUG=1), where the hand loop checks every seat
 cache at every use, also inside the search's rollouts on sampled states, and search_turn
 aborts on an action the loop did not offer.  The arena strength is a slow test."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from mjsim.run import arena
@@ -469,9 +474,6 @@ def test_read_calibration_scores_the_true_hands_as_perfect():
     """bench/read_calibration.py (how well the sampler places the opponents' waits): a sampler
     that keeps the true hands (peek=1) must score exactly as the truth does, and ev's risk
     must be scored on the same rows."""
-    import subprocess
-    import sys
-    from pathlib import Path
     script = Path(__file__).resolve().parent.parent / "bench" / "read_calibration.py"
     out = subprocess.run([sys.executable, str(script), "--hands", "8", "--samples", "4", "--peek", "1"],
                          capture_output=True, text=True, check=True).stdout
@@ -485,10 +487,6 @@ def test_read_calibration_scores_the_true_hands_as_perfect():
 def test_search_deviations_accounts_for_every_differing_turn():
     """bench/search_deviations.py (where search departs from ev): every differing turn falls
     in exactly one of its categories, and the counts it prints add up to the total."""
-    import re
-    import subprocess
-    import sys
-    from pathlib import Path
     script = Path(__file__).resolve().parent.parent / "bench" / "search_deviations.py"
     out = subprocess.run([sys.executable, str(script), "--hands", "8", "--examples", "2"],
                          capture_output=True, text=True, check=True).stdout

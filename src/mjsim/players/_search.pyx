@@ -181,7 +181,7 @@ cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, doubl
     cdef uint8_t pool[34]
     cdef uint8_t tiles[MAX_WALL]
     cdef uint8_t hand[34]
-    cdef int i, j, k, q, n, need
+    cdef int i, j, k, q, n, need, true_sh = 0
     cdef bint anhua = is_anhua(st)
     cdef SeatState* o
     memcpy(out, st, sizeof(HandState))
@@ -202,13 +202,11 @@ cdef int sample_hidden(const HandState* st, int s, HandState* out, Rng* r, doubl
             continue
         need = _concealed(o)
         if peek == 2:
-            for k in range(34):
-                hand[k] = o.hand[k]
-            j = hand_shanten(out, hand, &o.mi)
+            true_sh = hand_shanten(out, o.hand, &o.mi)     # o still holds the true hand here
         n = _list_pool(pool, tiles)
         _draw_subset(tiles, n, need, r, hand)
         if peek == 2:
-            _climb(out, o, tiles, n, need, hand, j, steps, r)
+            _climb(out, o, tiles, n, need, hand, true_sh, steps, r)
         elif read > 0 and rng_uniform(r) < read:
             _climb(out, o, tiles, n, need, hand, _target(o, anhua, r), steps, r)
         for k in range(34):

@@ -493,8 +493,10 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
     lines.append("paired differences: " + "  ".join(diffs))
     lines.append(f"method: {r.method}")
     # search's diagnostic option peek cheats: say so beside the edge it produced
-    lines += [f"note: {p} {PEEK_SEES[int(dict(p.options)['peek'])]}: a bound on what reading "
-              "them is worth, not a player" for p in (r.challenger, r.baseline) if dict(p.options).get("peek")]
+    for p in (r.challenger, r.baseline):
+        peek = int(dict(p.options).get("peek", 0))
+        if peek:
+            lines.append(f"note: {p} {PEEK_SEES[peek]}: a bound on what reading them is worth, not a player")
     lines.append(f"{'player':<28} {'seat-hands':>10} {'net':>8} {'win':>7} {'deal-in':>8} {'self-draw':>9} "
                  f"{'win turn':>8} {'claims':>7}")
     for s in (r.challenger_stats, r.opponents_stats, r.baseline_stats):
