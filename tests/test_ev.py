@@ -23,6 +23,7 @@ from mjsim.cli import main
 from mjsim.players import Player
 from mjsim.rulesets.rules import WANZAI_VALUE_IDS
 from mjsim.tiles import kind_name, parse_tile, parse_tiles, to_counts
+from walls import flat_wall
 
 EV4 = ("ev",) * 4
 
@@ -87,15 +88,45 @@ class Recorder(Player):
 
 
 @pytest.mark.parametrize("rules_name", ["wanzai", "anhua"])
-def test_takes_every_win_and_matches_the_protocol(rules_name):
+def test_takes_every_win_but_held_discards_and_matches_the_protocol(rules_name):
     rules = Rules.load(rules_name)
     rec = Recorder()
     a, wa = game.simulate_chunk(rules, (rec, "ev", "ev", "ev"), 9, 0, 200, 1)
     b, wb = game.simulate_chunk(rules, EV4, 9, 0, 200, 1)
     assert np.array_equal(a["delta_0"], b["delta_0"]) and np.array_equal(wa["winner"], wb["winner"])
-    offered = [take for kind, take in rec.wins_offered if kind != "instant"]
-    assert offered and all(offered)          # every complete hand is won
-    assert (wb["winner"] == 0).sum() == len(offered)
+    offered = [(kind, take) for kind, take in rec.wins_offered if kind != "instant"]
+    # every complete hand is won, but a Wanzai win on a discard may be held for more (`hold`)
+    assert offered and all(take for kind, take in offered if kind != "discard" or rules_name == "anhua")
+    assert (wb["winner"] == 0).sum() == sum(take for _, take in offered)
+
+
+# seat 0 (the dealer) throws its lone 中 (7z) first; seat 1 is ready on it
+DEALER_THROWS_7Z = "123m456m789m11p23p7z"
+
+
+def first_answer(seat1, player, base=1):
+    """What seat 1 does with the dealer's opening 7z: ("win" | "pass_win", seat, tile)."""
+    rules = Rules.load("wanzai", wall_model="flat", base=base)
+    wall = flat_wall([DEALER_THROWS_7Z, seat1, None, None])
+    h = game.play(rules, players=("ev", player, "ev", "ev"), wall=wall, dealer=0)
+    assert (h.events[0].kind, h.events[0].seat, h.events[0].tile) == ("discard", 0, "7z")
+    return h.events[1].kind, h.events[1].seat, h.events[1].tile
+
+
+def test_holds_a_many_way_shisanlan_for_the_self_draw():
+    """`hold` (Wanzai style 1.1): a 十三爛 ready on all three dragons (ten live copies) is worth
+    more kept than a win on a discard (2 from the discarder; a self-draw is 2 from each of
+    three).  ev passes it, whatever the base; with hold 0 and as ev_v1 it takes it."""
+    shisanlan = "147m258p369s1234z"
+    assert first_answer(shisanlan, "ev") == ("pass_win", 1, "7z")
+    assert first_answer(shisanlan, "ev", base=3) == ("pass_win", 1, "7z")
+    assert first_answer(shisanlan, "ev:hold=0") == ("win", 1, "7z")
+    assert first_answer(shisanlan, "ev_v1") == ("win", 1, "7z")
+
+
+def test_takes_a_single_wait_pinghu_on_a_discard():
+    """A 平胡 on a single wait (two live copies) is worth less than the win in hand: taken."""
+    assert first_answer("123s456s789s1117z", "ev") == ("win", 1, "7z")
 
 
 def test_dealer_wins_a_complete_opening_hand():
@@ -120,8 +151,8 @@ def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
     assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6,
-                                                      "passed": 1, "keep": 0.7, "stretch": 1}
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7,stretch=1",) * 4,
+                                                      "passed": 1, "keep": 0.7, "stretch": 1, "hold": 1.1}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7,stretch=1,hold=1.1",) * 4,
                                   1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
@@ -688,10 +719,11 @@ def test_ev_v1_is_ev_as_shipped_before():
     differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
     old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
-    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [evplayer.OPT_STRETCH,
-                                                                              evplayer.OPT_PASSED, evplayer.OPT_KEEP]
-    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == 0
+    assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [
+        evplayer.OPT_STRETCH, evplayer.OPT_PASSED, evplayer.OPT_KEEP, evplayer.OPT_HOLD]
+    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == old[evplayer.OPT_HOLD] == 0
     assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7 and new[evplayer.OPT_STRETCH] == 1
+    assert new[evplayer.OPT_HOLD] == 1.1
     for name in ("ev", "ev_v1"):
         row = evplayer.player_opts("wanzai", player=name)
         assert row[evplayer.OPT_THREAT] == 0
@@ -826,7 +858,7 @@ def test_wait_class_scales_the_danger_of_suited_ranks():
 def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
     for name in ("ev", "ev_v1"):
         for g in ("wanzai", "anhua"):
-            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 84     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek)
+            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 85     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); 85: ev's hold
     v1 = evplayer.player_opts("wanzai", player="ev_v1")
     assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
     row = evplayer.player_opts("wanzai", {"kong": -0.5, "passed": 1})

@@ -261,6 +261,7 @@ PLAYER_OPTION_SLOTS = {
         "OPT_PASSED": EVO.OPT_PASSED,
         "OPT_WAIT_CLASS": EVO.OPT_WAIT_CLASS,
         "OPT_KEEP": EVO.OPT_KEEP,
+        "OPT_HOLD": EVO.OPT_HOLD,
     },
     "search": {
         "OPT_S_SAMPLES": SEO.OPT_S_SAMPLES,

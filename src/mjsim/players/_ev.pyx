@@ -19,8 +19,9 @@ best form plus OPT_MIX times the others:
 A discard is chosen by  EV(hand after it) x (1 - risk) - fold x risk x loss, where risk is
 the chance that a seat wins on it: Σ over opponents P(tenpai | its discards and melds) x
 P(wins on the tile | tenpai, tile class), both fitted.  Kongs and claims compare the EV
-with and without them (a Wanzai kong's payment counts at once); wins are always taken;
-the Anhua special start is declared when its sure payment beats the hand's EV.
+with and without them (a Wanzai kong's payment counts at once); wins are taken, but a
+Wanzai win on a discard is passed when the ready hand is worth more kept (OPT_HOLD); the
+Anhua special start is declared when its sure payment beats the hand's EV.
 
 Every value is in units of `base` (a cap is divided by it): base only scales payments
 (RULES §1), so play must not depend on it, and values multiplied by base would round
@@ -39,7 +40,7 @@ from mjsim.core._tables cimport Tables, tables, suit_index, honor_index, INF, MA
 from mjsim.core._wall cimport live_left
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, CALL_KONG, CALL_CHOW,
                           MeldRec, MELD_PUNG, MELD_EXPOSED_KONG, ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
-                          KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT)
+                          KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT, WIN_DISCARD)
 from mjsim.core._hand cimport (available, hand_shanten, is_anhua,
                           meld_after_call, meld_after_own_kong, take_call_tiles)
 
@@ -968,13 +969,35 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
     return best if best_v - now > (1 / c.o[OPT_CLAIM] - 1) * (now if now > 0 else -now) else -1
 
 
+cdef bint holds_for_more(HandState* st, int s) noexcept nogil:
+    """Wanzai, OPT_HOLD > 0: pass a win on a discard when the ready hand's own EV is more than
+    OPT_HOLD times what the win brings now.  A discard win is paid by one seat, a self-draw
+    by all three (十三爛 2 against 3 x 2), so a ready hand with many waits may be worth
+    more kept; the 漏胡 lock that follows a pass is what OPT_HOLD's margin pays for."""
+    cdef Ctx c
+    cdef Forms F
+    cdef SeatState* p = &st.seat[s]
+    cdef int f
+    cdef double now = 0
+    if is_anhua(st) or st.cfg.player_opts[s][OPT_HOLD] <= 0:
+        return False
+    init_ctx(&c, st, s, -2, -1)
+    form_stats(&c, p.hand, &p.mi, &F)
+    for f in range(N_FORMS):
+        if F.ok[f] and F.d[f] == 0 and c.wz[f][1] > now:
+            now = c.wz[f][1]
+    return now > 0 and eval13(&c, p.hand, &p.mi) > c.o[OPT_HOLD] * now
+
+
 cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
-    """Every win is taken; the special start when its sure payment is worth more than
-    the hand's EV."""
+    """Every win is taken but a Wanzai discard win held for more (holds_for_more); the
+    special start when its sure payment is worth more than the hand's EV."""
     cdef Ctx c
     cdef SeatState* p = &st.seat[s]
     cdef int k, n = 0
     cdef double sure, later
+    if kind == WIN_DISCARD:
+        return not holds_for_more(st, s)
     if kind != WIN_INSTANT:
         return True
     init_ctx(&c, st, s, -2, -1)
