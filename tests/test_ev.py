@@ -151,8 +151,10 @@ def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
     assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6,
-                                                      "passed": 1, "keep": 0.7, "stretch": 1, "hold": 1.1}
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7,stretch=1,hold=1.1",) * 4,
+                                                      "passed": 1, "keep": 0.7, "stretch": 1, "hold": 1.1,
+                                                      "kongs": 0.25}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7,stretch=1,hold=1.1,"
+                                          "kongs=0.25",) * 4,
                                   1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
@@ -720,10 +722,11 @@ def test_ev_v1_is_ev_as_shipped_before():
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
     old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
     assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [
-        evplayer.OPT_STRETCH, evplayer.OPT_PASSED, evplayer.OPT_KEEP, evplayer.OPT_HOLD]
-    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == old[evplayer.OPT_HOLD] == 0
+        evplayer.OPT_STRETCH, evplayer.OPT_PASSED, evplayer.OPT_KEEP, evplayer.OPT_HOLD, evplayer.OPT_KONGS]
+    assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == 0
+    assert old[evplayer.OPT_HOLD] == old[evplayer.OPT_KONGS] == 0
     assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7 and new[evplayer.OPT_STRETCH] == 1
-    assert new[evplayer.OPT_HOLD] == 1.1
+    assert new[evplayer.OPT_HOLD] == 1.1 and new[evplayer.OPT_KONGS] == 0.25
     for name in ("ev", "ev_v1"):
         row = evplayer.player_opts("wanzai", player=name)
         assert row[evplayer.OPT_THREAT] == 0
@@ -858,7 +861,7 @@ def test_wait_class_scales_the_danger_of_suited_ranks():
 def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
     for name in ("ev", "ev_v1"):
         for g in ("wanzai", "anhua"):
-            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 85     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); 85: ev's hold
+            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 86     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); ev's hold 84, kongs 85
     v1 = evplayer.player_opts("wanzai", player="ev_v1")
     assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
     row = evplayer.player_opts("wanzai", {"kong": -0.5, "passed": 1})
@@ -919,6 +922,33 @@ def test_keep_values_a_folding_discard_at_a_share_of_its_ev():
     for k in folding:
         assert s2[k] > s0[k]
         assert s2[k] - s0[k] == pytest.approx(2 * (s1[k] - s0[k]), rel=1e-9)
+
+
+def test_kongs_values_a_triplet_whose_last_copy_is_unseen():
+    """kongs (Wanzai style 0.25): with no threat on the table, every discard that keeps the
+    concealed 555m scores w x (the concealed kong's 2 from each of three) x the chance of
+    drawing the last 5m (a quarter of the live wall over the live wall and three hands) more
+    than without it, and the discard that breaks the triplet scores the same.  With the last
+    5m in sight, or with kongs unpaid, nothing changes."""
+    rules = Rules.load("wanzai")
+    vals = [tuple(rules["values"][name]) for name in WANZAI_VALUE_IDS]
+    hand = to_counts(parse_tiles("555m123p789s1379m5z"))
+    opps = [([], 0, 0, 0)] * 3
+    five = parse_tile("5m")
+    live, paid = 40, (1, 2, 2)                  # added, exposed, concealed (RULES §2.4)
+
+    def scores(kongs, seen=None, kong_values=paid):
+        row = evplayer.player_opts("wanzai", {"kongs": kongs})
+        return _ev.discard_scores(row, hand, seen or [0] * 34, [0] * 34, opps, live, vals, kong_values)[1]
+
+    s0, s1 = scores(0), scores(0.25)
+    bonus = 0.25 * 2 * 3 * (live * 0.25 / (live + 39))
+    assert s0.keys() == s1.keys() and five in s0
+    for k in s0:
+        assert s1[k] - s0[k] == pytest.approx(0 if k == five else bonus, abs=1e-12), kind_name(k)
+    last_in_sight = [1 if k == five else 0 for k in range(34)]
+    assert scores(0.25, last_in_sight) == pytest.approx(scores(0, last_in_sight), abs=1e-12)
+    assert scores(0.25, kong_values=None) == pytest.approx(scores(0, kong_values=None), abs=1e-12)
 
 
 def test_tempo_frontier_trades_deal_ins_for_draws():

@@ -57,7 +57,8 @@ def hooks_digest() -> str:
 # ev's Anhua play: its Anhua rows (and the Anhua variant rows with ev) were re-recorded for
 # the new ev; ev_v1, ev as it was, reproduces the old ones (its rows below).  Wanzai ev's
 # style passed 1, keep 0.7 and stretch 1 moved its Wanzai rows and the Wanzai variant
-# rows with ev; its style hold 1.1 (a discard win held for a self-draw) moved them again.
+# rows with ev; its style hold 1.1 (a discard win held for a self-draw) moved them again,
+# and so did kongs 0.25 (the kongs a hand may still make count in its EV).
 PLAIN = {
     ('wanzai', 'random', False, 1): '35ac09d9546ea0c1',
     ('wanzai', 'random', False, 4): '0e4f378d7bef2357',
@@ -67,10 +68,10 @@ PLAIN = {
     ('wanzai', 'greedy', False, 4): 'fd79aaca96d3d5c9',
     ('wanzai', 'greedy', True, 1): '226d87483c30f86c',
     ('wanzai', 'greedy', True, 4): '5b0305f873a38949',
-    ('wanzai', 'ev', False, 1): '369c42da7c9a6be3',
-    ('wanzai', 'ev', False, 4): 'a75baf6c179a867a',
-    ('wanzai', 'ev', True, 1): '90f6bdd23bed453d',
-    ('wanzai', 'ev', True, 4): '15e99586ae03abf1',
+    ('wanzai', 'ev', False, 1): '19ee03265406e945',
+    ('wanzai', 'ev', False, 4): '0ece1f252f47706c',
+    ('wanzai', 'ev', True, 1): '6e23eba55365cd27',
+    ('wanzai', 'ev', True, 4): '685e393633d8b731',
     ('anhua', 'random', False, 1): '972eaa8b676b7534',
     ('anhua', 'random', False, 4): '9c066ddd2d158d61',
     ('anhua', 'random', True, 1): 'e21123d2c007412d',
@@ -98,11 +99,11 @@ VARIANTS = {
     ('wanzai', (('base', 2), ('piao', (1, 2, 0, 1)), ('kong_pay_on_draw', False)),
      ('greedy', 'random', 'ev', 'greedy'), False, 1): 'b6a889c2da403ce1',
     ('wanzai', (('base', 2), ('piao', (1, 2, 0, 1)), ('kong_pay_on_draw', False)),
-     ('greedy', 'random', 'ev', 'greedy'), False, 3): '8ce7d2c04a05b20b',
+     ('greedy', 'random', 'ev', 'greedy'), False, 3): '10299297885f7ad6',
     ('wanzai', (('base', 2), ('piao', (1, 2, 0, 1)), ('kong_pay_on_draw', False)),
      ('greedy', 'random', 'ev', 'greedy'), True, 1): '6e1f3ef0217f9b03',
     ('wanzai', (('base', 2), ('piao', (1, 2, 0, 1)), ('kong_pay_on_draw', False)),
-     ('greedy', 'random', 'ev', 'greedy'), True, 3): '953b649a48b7c102',
+     ('greedy', 'random', 'ev', 'greedy'), True, 3): '29c2ae33ce9ef76c',
     ('anhua', (('birds', 3), ('score_cap', 16), ('base', 2)),
      ('greedy', 'random', 'ev', 'greedy'), False, 1): '5d4636d4af05f935',
     ('anhua', (('birds', 3), ('score_cap', 16), ('base', 2)),

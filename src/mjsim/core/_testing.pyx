@@ -262,6 +262,7 @@ PLAYER_OPTION_SLOTS = {
         "OPT_WAIT_CLASS": EVO.OPT_WAIT_CLASS,
         "OPT_KEEP": EVO.OPT_KEEP,
         "OPT_HOLD": EVO.OPT_HOLD,
+        "OPT_KONGS": EVO.OPT_KONGS,
     },
     "search": {
         "OPT_S_SAMPLES": SEO.OPT_S_SAMPLES,

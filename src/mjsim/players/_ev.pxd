@@ -43,6 +43,8 @@ cdef enum:
     OPT_KEEP = 77           # weight of a folding discard's own EV (best_discard); 0: none (ev_v1)
     OPT_HOLD = 84           # Wanzai: pass a discard win when the ready hand's EV is more than
                             #   this times the win's value (holds_for_more); 0: take every win (ev_v1)
+    OPT_KONGS = 85          # Wanzai: weight of the kongs a hand may still make in its EV
+                            #   (kong_equity); 0: none (ev_v1)
 
 cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                  int drawn, int* tile) noexcept nogil

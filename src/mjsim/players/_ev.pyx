@@ -31,6 +31,7 @@ Everything is deterministic (no RNG) and works on the live HandState in place, r
 every change before it returns.
 """
 from libc.stdint cimport uint8_t, int8_t, uint64_t
+from mjsim.core._bits cimport mjsim_ctz64
 from libc.string cimport memcpy, memset
 from libc.math cimport exp, log1p, pow
 
@@ -40,7 +41,7 @@ from mjsim.core._tables cimport Tables, tables, suit_index, honor_index, INF, MA
 from mjsim.core._wall cimport live_left
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, CALL_KONG, CALL_CHOW,
                           MeldRec, MELD_PUNG, MELD_EXPOSED_KONG, ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
-                          KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT, WIN_DISCARD)
+                          KONG_EXPOSED, KONG_CONCEALED, KONG_ADDED, WIN_INSTANT, WIN_DISCARD)
 from mjsim.core._hand cimport (available, hand_shanten, is_anhua,
                           meld_after_call, meld_after_own_kong, take_call_tiles)
 
@@ -72,6 +73,8 @@ ctypedef struct Ctx:
     double cost[34]              # expected loss of discarding k
     int defend                   # some opponent is a threat (risk was computed)
     int safe[4][2]               # per seat: kinds it cannot win on now (-1: none), passed_kinds
+    uint64_t kong_kinds          # Wanzai, OPT_KONGS: kinds a hand evaluated here may hold as a
+                                 #   concealed triplet (triplet_kinds, for kong_equity)
 
 
 # ================================================================ values and probabilities
@@ -430,8 +433,9 @@ cdef double form_value(const Ctx* c, int f, const Forms* F) noexcept nogil:
     return v * c.bird * (3.0 if F.jokers else 3.0 * c.phi + (1 - c.phi))
 
 
-cdef double eval13(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
-    """EV of a 3n+1 hand: Σ over forms of P(win via the form) x its value (best + mix x rest)."""
+cdef double forms_ev(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
+    """What winning a 3n+1 hand is worth: Σ over forms of P(win via the form) x its value
+    (best + mix x rest)."""
     cdef Forms F
     cdef double ev[N_FORMS]
     cdef int f
@@ -441,6 +445,45 @@ cdef double eval13(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
         if F.ok[f]:
             ev[f] = p_win(c, f, F.d[f], F.u[f], F.jokers > 0) * form_value(c, f, &F)
     return combine(c, ev, N_FORMS)
+
+
+cdef double kong_equity(const Ctx* c, const uint8_t* h) noexcept nogil:
+    """Wanzai: what the concealed kongs a hand may still make are worth, paid whether or not
+    it wins.  A concealed triplet whose last copy nobody has shown may become one, with
+    about the chance that this seat draws that copy: its draws left (a quarter of the live
+    wall) over the tiles it cannot see (the live wall and three concealed hands).
+    OPT_KONGS weighs it: the hand seldom lasts that long.  (Exposed pungs are not counted:
+    their added kong was not measured, see docs/players/ev.md.)"""
+    cdef int k
+    cdef uint64_t m = c.kong_kinds
+    cdef int n = 0
+    while m:
+        k = mjsim_ctz64(m)
+        m &= m - 1
+        n += h[k] == 3 and c.st.seen[k] == 0
+    return n * c.cfg.kong_values[KONG_CONCEALED] * c.mult * c.live * 0.25 / (c.live + 39.0)
+
+
+cdef inline uint64_t triplet_kinds(const Ctx* c) noexcept nogil:
+    """The kinds this seat holds three or more of: every hand evaluated in the Ctx is its
+    hand less some tiles, so only these can be a concealed triplet there (Wanzai, OPT_KONGS
+    on, kongs paid; 0 otherwise)."""
+    cdef int k
+    cdef uint64_t m = 0
+    if is_anhua(c.st) or c.o[OPT_KONGS] <= 0 or not c.cfg.kong_payments:
+        return 0
+    for k in range(34):
+        if c.p.hand[k] >= 3:
+            m |= (<uint64_t>1) << k
+    return m
+
+
+cdef double eval13(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
+    """EV of a 3n+1 hand: its win (forms_ev) and, Wanzai with OPT_KONGS, its kongs to come."""
+    cdef double v = forms_ev(c, h, mi)
+    if c.kong_kinds:
+        v += c.o[OPT_KONGS] * kong_equity(c, h)
+    return v
 
 
 # ================================================================ danger
@@ -760,6 +803,13 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
 cdef void init_ctx(Ctx* c, HandState* st, int s, int drawn, int claimed) noexcept nogil:
     """drawn: the tile this turn drew (-1: the turn follows a claim or the deal, -2: not a
     turn); claimed: the discard a claim is weighed on (-1: none); both for passed_kinds."""
+    init_values(c, st, s)
+    passed_kinds(c, drawn, claimed)
+    compute_danger(c)
+
+
+cdef void init_values(Ctx* c, HandState* st, int s) noexcept nogil:
+    """The part of init_ctx a hand's value needs (eval13), without the danger model."""
     c.st = st
     c.cfg = st.cfg
     c.s = s
@@ -774,8 +824,7 @@ cdef void init_ctx(Ctx* c, HandState* st, int s, int drawn, int claimed) noexcep
         c.bird = pow(14.0 / 9.0, st.cfg.birds)
     else:
         wanzai_values(c)
-    passed_kinds(c, drawn, claimed)
-    compute_danger(c)
+    c.kong_kinds = triplet_kinds(c)
 
 
 cdef inline double ev_after(Ctx* c, uint8_t* h, const MeldInfo* mi, int k) noexcept nogil:
@@ -938,6 +987,10 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
                 return i        # tenpai kept (the kong rule) and a 補章 to win on
             if not ready:
                 init_ctx(&c, st, s, -2, tile)
+                # the triplets of the whole hand: this call's tiles are out of it just now
+                take_call_tiles(p.hand, tile, &calls[i], 1)
+                c.kong_kinds = triplet_kinds(&c)
+                take_call_tiles(p.hand, tile, &calls[i], -1)
                 ready = True
             take_call_tiles(st.seen, tile, &calls[i], 1)   # the tiles shown in the meld
             if calls[i].type == CALL_KONG:
@@ -981,12 +1034,12 @@ cdef bint holds_for_more(HandState* st, int s) noexcept nogil:
     cdef double now = 0
     if is_anhua(st) or st.cfg.player_opts[s][OPT_HOLD] <= 0:
         return False
-    init_ctx(&c, st, s, -2, -1)
+    init_values(&c, st, s)
     form_stats(&c, p.hand, &p.mi, &F)
     for f in range(N_FORMS):
         if F.ok[f] and F.d[f] == 0 and c.wz[f][1] > now:
             now = c.wz[f][1]
-    return now > 0 and eval13(&c, p.hand, &p.mi) > c.o[OPT_HOLD] * now
+    return now > 0 and forms_ev(&c, p.hand, &p.mi) > c.o[OPT_HOLD] * now
 
 
 cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:

@@ -132,10 +132,11 @@ def seat_cost(opts, hand, seen, hidden, opps, int live, values, chows=(False, Fa
     return [c.cost[k] for k in range(34)]
 
 
-def discard_scores(opts, hand, seen, hidden, opps, int live, values):
+def discard_scores(opts, hand, seen, hidden, opps, int live, values, kong_values=None):
     """best_discard of a Wanzai seat 0 holding the 3n+2 `hand` (no melds) against seats
-    1..3, under `opts`, base 1, no fire or piao and the rules' `values` (as seat_cost):
-    (the chosen kind, {kind: score} of every candidate, risk[k], cost[k])."""
+    1..3, under `opts`, base 1, no fire or piao and the rules' `values` (as seat_cost);
+    `kong_values` (KONG_* order): kongs are paid, at these amounts (None: no kong payments).
+    -> (the chosen kind, {kind: score} of every candidate, risk[k], cost[k])."""
     cdef HandState st
     cdef GameConfig cfg
     cdef Ctx c
@@ -146,9 +147,14 @@ def discard_scores(opts, hand, seen, hidden, opps, int live, values):
     for i, (discard, self_) in enumerate(values):
         cfg.ev.values[i][0] = discard
         cfg.ev.values[i][1] = self_
+    if kong_values is not None:
+        cfg.kong_payments = 1
+        for i, v in enumerate(kong_values):
+            cfg.kong_values[i] = v
     _seat0_danger(&c, &st, &cfg, opts, live)
     c.phi = c.o[OPT_SELF_SHARE]
     wanzai_values(&c)
+    c.kong_kinds = triplet_kinds(&c)
     for k in range(34):
         scores[k] = NEG
     best_discard(&c, st.seat[0].hand, &st.seat[0].mi, &best, scores)

@@ -39,6 +39,11 @@ option given always wins.  The ranges and plain defaults are below.
   discard win is paid by one seat, a self-draw by all three, so a ready 十三爛 or 七小對
   with many live waits is worth more kept; the lock that follows a pass (pass_ron_lock)
   is what the margin pays for.  0 takes every win, as ev_v1.  Anhua wins are always taken.
+- `kongs` (default 0 unless the model's style says otherwise, 0..10; Wanzai style 0.25): the
+  weight, in a Wanzai hand's EV, of the concealed kongs it may still make: a concealed
+  triplet whose last copy nobody has shown is worth a concealed kong's payment times the
+  chance of drawing that copy (this seat's draws left, a quarter of the live wall, over the
+  tiles it cannot see).  Kongs are paid whether or not the hand wins.  0 as ev_v1.
 - `model` (default: the shipped model): a JSON file written by `mjsim fit-ev`, whose entry
   for the game replaces the shipped win-probability and danger numbers.
 
@@ -51,7 +56,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-N_PLAYER_OPTS = 85          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
+N_PLAYER_OPTS = 86          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
 OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER, OPT_THREAT = 0, 1, 2, 3, 4, 5, 6, 7
 OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_STRETCH, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 27, 28, 32, 20
 OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
@@ -59,12 +64,13 @@ OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
 # 全求人 shares it, the others map its logit through (intercept, slope) at OPT_FORM + 2 i
 FORMS = ("standard", "pairs", "shisanlan", "qingyise", "daqidui", "quanqiuren")
 OPT_FORM, FITTED_FORMS = 52, ("pairs", "shisanlan", "qingyise", "daqidui")
-OPT_KONG, OPT_PASSED, OPT_WAIT_CLASS, OPT_KEEP, OPT_HOLD = 72, 73, 74, 77, 84  # wait_class: 3 danger multipliers (_ev.pxd)
+OPT_KONG, OPT_PASSED, OPT_WAIT_CLASS, OPT_KEEP = 72, 73, 74, 77  # wait_class: 3 danger multipliers (_ev.pxd)
+OPT_HOLD, OPT_KONGS = 84, 85
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
          "mix": (0.0, 0.0, 1.0), "threat": (0.0, 0.0, 2.0), "stretch": (0.0, 0.0, 1.0),
          "kong": (0.0, -10.0, 10.0), "passed": (0.0, 0.0, 1.0),
-         "keep": (0.0, 0.0, 1.0), "hold": (0.0, 0.0, 10.0)}
+         "keep": (0.0, 0.0, 1.0), "hold": (0.0, 0.0, 10.0), "kongs": (0.0, 0.0, 10.0)}
 KEYS = tuple(STYLE) + ("model",)
 MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
 
@@ -113,7 +119,7 @@ def player_opts(game: str, options: dict | None = None, player: str = "ev") -> l
     style = model.get("style", {})   # per-game defaults tuned in the arena
     for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX),
                      ("threat", OPT_THREAT), ("stretch", OPT_STRETCH), ("kong", OPT_KONG),
-                     ("passed", OPT_PASSED), ("keep", OPT_KEEP), ("hold", OPT_HOLD)):
+                     ("passed", OPT_PASSED), ("keep", OPT_KEEP), ("hold", OPT_HOLD), ("kongs", OPT_KONGS)):
         row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])
