@@ -41,7 +41,7 @@ from mjsim.core._tables cimport Tables, tables, suit_index, honor_index, INF, MA
 from mjsim.core._wall cimport live_left
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, CALL_KONG, CALL_CHOW,
                           MeldRec, MELD_PUNG, MELD_EXPOSED_KONG, ACT_DISCARD, ACT_CONCEALED_KONG, ACT_ADDED_KONG, KONG_ADDED,
-                          KONG_EXPOSED, KONG_CONCEALED, KONG_ADDED, WIN_INSTANT, WIN_DISCARD)
+                          KONG_EXPOSED, KONG_CONCEALED, WIN_INSTANT, WIN_DISCARD)
 from mjsim.core._hand cimport (available, hand_shanten, is_anhua,
                           meld_after_call, meld_after_own_kong, take_call_tiles)
 
