@@ -433,18 +433,23 @@ cdef double form_value(const Ctx* c, int f, const Forms* F) noexcept nogil:
     return v * c.bird * (3.0 if F.jokers else 3.0 * c.phi + (1 - c.phi))
 
 
-cdef double forms_ev(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
-    """What winning a 3n+1 hand is worth: Σ over forms of P(win via the form) x its value
-    (best + mix x rest)."""
-    cdef Forms F
+cdef double forms_value(const Ctx* c, const Forms* F) noexcept nogil:
+    """What winning a hand with these form statistics is worth: Σ over forms of P(win via
+    the form) x its value (best + mix x rest)."""
     cdef double ev[N_FORMS]
     cdef int f
-    form_stats(c, h, mi, &F)
     for f in range(N_FORMS):
         ev[f] = 0
         if F.ok[f]:
-            ev[f] = p_win(c, f, F.d[f], F.u[f], F.jokers > 0) * form_value(c, f, &F)
+            ev[f] = p_win(c, f, F.d[f], F.u[f], F.jokers > 0) * form_value(c, f, F)
     return combine(c, ev, N_FORMS)
+
+
+cdef double forms_ev(Ctx* c, uint8_t* h, const MeldInfo* mi) noexcept nogil:
+    """What winning a 3n+1 hand is worth (forms_value of its form_stats)."""
+    cdef Forms F
+    form_stats(c, h, mi, &F)
+    return forms_value(c, &F)
 
 
 cdef double kong_equity(const Ctx* c, const uint8_t* h) noexcept nogil:
@@ -1039,7 +1044,7 @@ cdef bint holds_for_more(HandState* st, int s) noexcept nogil:
     for f in range(N_FORMS):
         if F.ok[f] and F.d[f] == 0 and c.wz[f][1] > now:
             now = c.wz[f][1]
-    return now > 0 and forms_ev(&c, p.hand, &p.mi) > c.o[OPT_HOLD] * now
+    return now > 0 and forms_value(&c, &F) > c.o[OPT_HOLD] * now
 
 
 cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
