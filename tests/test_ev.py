@@ -968,3 +968,42 @@ def test_tempo_frontier_trades_deal_ins_for_draws():
     deal_in = [float(r[5].strip(" %")) for r in rows]
     draws = [float(r[6].strip(" %")) for r in rows]
     assert deal_in[1] < deal_in[0] - 3 and draws[1] > draws[0] + 5, out
+
+
+def _bench_module(name):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path
+
+
+def test_danger_ceiling_reads_drawn_discards_and_scores_every_model():
+    """bench/danger_ceiling.py (how far ev's danger ranking is from what the table shows): a
+    discard is 'the tile just drawn' only right after that seat drew that kind, never after a
+    claim; and the script scores all three models on held-out rows, each better than chance."""
+    import re
+    import subprocess
+    import sys
+
+    from mjsim.run import evfit
+
+    dc, script = _bench_module("danger_ceiling")
+    D, X, P, C = evfit.EV_DRAW, evfit.EV_DISCARD, evfit.EV_PUNG, evfit.EV_CHOW
+    events = [(D, 0, 5, 0, 0), (X, 0, 5, 0, 0),        # drew 5, threw 5
+              (D, 1, 7, 0, 0), (X, 1, 3, 0, 0),        # drew 7, threw 3
+              (P, 2, 3, 1, 0), (X, 2, 7, 0, 0),        # punged 3, then threw 7
+              (D, 3, 9, 0, 0), (X, 3, 9, 0, 0),        # drew 9, threw 9
+              (C, 0, 9, 3, 0), (X, 0, 9, 0, 0)]        # chowed 9, threw another 9: not drawn
+    assert dc._drawn_flags({"events": events}) == [1, 0, 0, 1, 0]
+    out = subprocess.run([sys.executable, str(script), "--hands", "40", "--workers", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    rows, held = map(lambda s: int(s.replace(",", "")),
+                     re.search(r"([\d,]+) \(opponent, held kind\) rows, ([\d,]+) held out", out).groups())
+    assert 0.15 * rows < held < 0.35 * rows, out
+    aucs = {name.strip(): float(auc) for name, auc in re.findall(r"^(.+?)\s+AUC ([\d.]+)", out, re.M)}
+    assert set(aucs) == {"ev's logistics (shipped)", "trees on ev's features", "trees on ev's + extra features"}
+    assert all(0.6 < a <= 1 for a in aucs.values()), out
