@@ -76,8 +76,19 @@ class Compare(Player):
         self.claims += 1
         ev, search = view.builtin("ev"), view.builtin(self.name)
         if ev != search:
-            self.claim_diffs.append((tile, ev, search))
+            self.claim_diffs.append((tile, self.call_name(ev, options), self.call_name(search, options)))
         return search
+
+    @staticmethod
+    def call_name(answer, options) -> str:
+        """'pass', or the call offered at that index ('pung', 'chow', 'kong'; an honour
+        chow is 'honour chow')."""
+        if answer is None:
+            return "pass"
+        call = options[answer]
+        if call[0] == "chow" and min(call[1:]) >= 27:
+            return "honour chow"
+        return call[0]
 
     def win(self, view, tile, kind):
         self.wins += kind == "discard"
@@ -103,6 +114,8 @@ def report(c: Compare, examples: int) -> None:
     for text, n in kinds.most_common():
         print(f"  {n:5d}  {text}")
     print(f"claims {c.claims}: search differs on {len(c.claim_diffs)}")
+    for (ev, search), n in collections.Counter((e, s) for _, e, s in c.claim_diffs).most_common():
+        print(f"  {n:5d}  ev {ev}, search {search}")
     print(f"wins on a discard {c.wins}: search differs on {len(c.win_diffs)}")
     shown = [d for d in c.turn_diffs if d[2] is not None][:examples]
     if shown:

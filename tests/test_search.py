@@ -486,7 +486,8 @@ def test_read_calibration_scores_the_true_hands_as_perfect():
 
 def test_search_deviations_accounts_for_every_differing_turn():
     """bench/search_deviations.py (where search departs from ev): every differing turn falls
-    in exactly one of its categories, and the counts it prints add up to the total."""
+    in exactly one of its categories, every differing claim in one (ev's answer, search's
+    answer) pair, and the counts it prints add up to the totals."""
     script = Path(__file__).resolve().parent.parent / "bench" / "search_deviations.py"
     out = subprocess.run([sys.executable, str(script), "--hands", "8", "--examples", "2"],
                          capture_output=True, text=True, check=True).stdout
@@ -495,4 +496,10 @@ def test_search_deviations_accounts_for_every_differing_turn():
     start = next(i for i, line in enumerate(lines) if line.startswith("turns "))
     end = next(i for i, line in enumerate(lines) if line.startswith("claims "))
     assert turns > 40 and differ == sum(int(line.split()[0]) for line in lines[start + 1:end])
+    claims_differ = int(re.search(r"^claims \d+: search differs on (\d+)", out, re.M).group(1))
+    wins = next(i for i, line in enumerate(lines) if line.startswith("wins on a discard"))
+    breakdown = lines[end + 1:wins]
+    assert all(re.match(r"^\s+\d+  ev (pass|pung|kong|chow|honour chow), search (pass|pung|kong|chow|honour chow)$", line)
+               for line in breakdown), breakdown
+    assert claims_differ == sum(int(line.split()[0]) for line in breakdown)
     assert re.search(r"^wins on a discard \d+: search differs on \d+", out, re.M)
