@@ -5,10 +5,6 @@ tiles and play_on, which continues a copy of a hand (tile conservation in both).
 The test suite runs the debug build (MJSIM_DEBUG=1), where the hand loop checks every seat
 cache at every use, also inside the search's rollouts on sampled states, and search_turn
 aborts on an action the loop did not offer.  The arena strength is a slow test."""
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -469,38 +465,3 @@ def test_search_beats_ev_in_the_arena(name, target):
     `target` points per seat-hand with its interval above zero (bench/bench_search.py)."""
     result = arena.run_arena(Rules.load(name), "search", "ev", deals=600, seed=1, workers=None)
     assert result.edge.low > 0 and result.edge.mean >= target, str(result.edge)
-
-
-def test_read_calibration_scores_the_true_hands_as_perfect():
-    """bench/read_calibration.py (how well the sampler places the opponents' waits): a sampler
-    that keeps the true hands (peek=1) must score exactly as the truth does, and ev's risk
-    must be scored on the same rows."""
-    script = Path(__file__).resolve().parent.parent / "bench" / "read_calibration.py"
-    out = subprocess.run([sys.executable, str(script), "--hands", "8", "--samples", "4", "--peek", "1"],
-                         capture_output=True, text=True, check=True).stdout
-    sampler = next(line for line in out.splitlines() if line.startswith("sampler"))
-    truth = next(line for line in out.splitlines() if line.startswith("truth"))
-    assert "Brier 0.0000" in sampler and "AUC 1.000" in sampler
-    assert truth.split("base rate ")[1].split()[0] == sampler.split("mean estimate ")[1]
-    assert any(line.startswith("ev ") and "AUC" in line for line in out.splitlines())
-
-
-def test_search_deviations_accounts_for_every_differing_turn():
-    """bench/search_deviations.py (where search departs from ev): every differing turn falls
-    in exactly one of its categories, every differing claim in one (ev's answer, search's
-    answer) pair, and the counts it prints add up to the totals."""
-    script = Path(__file__).resolve().parent.parent / "bench" / "search_deviations.py"
-    out = subprocess.run([sys.executable, str(script), "--hands", "8", "--examples", "2"],
-                         capture_output=True, text=True, check=True).stdout
-    lines = out.splitlines()
-    turns, differ = map(int, re.search(r"^turns (\d+): search differs on (\d+)", out, re.M).groups())
-    start = next(i for i, line in enumerate(lines) if line.startswith("turns "))
-    end = next(i for i, line in enumerate(lines) if line.startswith("claims "))
-    assert turns > 40 and differ == sum(int(line.split()[0]) for line in lines[start + 1:end])
-    claims_differ = int(re.search(r"^claims \d+: search differs on (\d+)", out, re.M).group(1))
-    wins = next(i for i, line in enumerate(lines) if line.startswith("wins on a discard"))
-    breakdown = lines[end + 1:wins]
-    assert all(re.match(r"^\s+\d+  ev (pass|pung|kong|chow|honour chow), search (pass|pung|kong|chow|honour chow)$", line)
-               for line in breakdown), breakdown
-    assert claims_differ == sum(int(line.split()[0]) for line in breakdown)
-    assert re.search(r"^wins on a discard \d+: search differs on \d+", out, re.M)

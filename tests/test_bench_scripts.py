@@ -1,0 +1,94 @@
+"""The measurement scripts of bench/ that the docs quote (tempo, danger, the search
+player's reading of the opponents and where it departs from ev): each runs small and its
+output is checked for what the docs read from it, so a figure quoted in a doc comes from a
+script that still works."""
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from mjsim.run import evfit
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def test_tempo_frontier_trades_deal_ins_for_draws():
+    """bench/tempo_frontier.py (what a lower deal-in rate costs ev): raising `fold` from 1 to 5
+    must lower the all-ev table's deal-in rate and raise its draw rate, on the same deals, and
+    the script must print one row per fold."""
+    script = BENCH / "tempo_frontier.py"
+    out = subprocess.run([sys.executable, str(script), "--deals", "200", "--folds", "1,5", "--workers", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    rows = [line.split("|")[1:-1] for line in out.splitlines() if re.match(r"^\| [0-9]", line)]
+    assert [r[0].strip() for r in rows] == ["1", "5"]
+    deal_in = [float(r[5].strip(" %")) for r in rows]
+    draws = [float(r[6].strip(" %")) for r in rows]
+    assert deal_in[1] < deal_in[0] - 3 and draws[1] > draws[0] + 5, out
+
+
+def _bench_module(name):
+    """Import bench/<name>.py as a module (bench/ is not a package)."""
+    path = BENCH / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path
+
+
+def test_danger_ceiling_reads_drawn_discards_and_scores_every_model():
+    """bench/danger_ceiling.py (how far ev's danger ranking is from what the table shows): a
+    discard is 'the tile just drawn' only right after that seat drew that kind, never after a
+    claim; and the script scores all three models on held-out rows, each better than chance."""
+
+    dc, script = _bench_module("danger_ceiling")
+    D, X, P, C = evfit.EV_DRAW, evfit.EV_DISCARD, evfit.EV_PUNG, evfit.EV_CHOW
+    events = [(D, 0, 5, 0, 0), (X, 0, 5, 0, 0),        # drew 5, threw 5
+              (D, 1, 7, 0, 0), (X, 1, 3, 0, 0),        # drew 7, threw 3
+              (P, 2, 3, 1, 0), (X, 2, 7, 0, 0),        # punged 3, then threw 7
+              (D, 3, 9, 0, 0), (X, 3, 9, 0, 0),        # drew 9, threw 9
+              (C, 0, 9, 3, 0), (X, 0, 9, 0, 0)]        # chowed 9, threw another 9: not drawn
+    assert dc._drawn_flags({"events": events}) == [1, 0, 0, 1, 0]
+    out = subprocess.run([sys.executable, str(script), "--hands", "40", "--workers", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    rows, held = map(lambda s: int(s.replace(",", "")),
+                     re.search(r"([\d,]+) \(opponent, held kind\) rows, ([\d,]+) held out", out).groups())
+    assert 0.15 * rows < held < 0.35 * rows, out
+    aucs = {name.strip(): float(auc) for name, auc in re.findall(r"^(.+?)\s+AUC ([\d.]+)", out, re.M)}
+    assert set(aucs) == {"ev's logistics (shipped)", "trees on ev's features", "trees on ev's + extra features"}
+    assert all(0.6 < a <= 1 for a in aucs.values()), out
+
+
+def test_read_calibration_scores_the_true_hands_as_perfect():
+    """bench/read_calibration.py (how well the sampler places the opponents' waits): a sampler
+    that keeps the true hands (peek=1) must score exactly as the truth does, and ev's risk
+    must be scored on the same rows."""
+    script = BENCH / "read_calibration.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "8", "--samples", "4", "--peek", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    sampler = next(line for line in out.splitlines() if line.startswith("sampler"))
+    truth = next(line for line in out.splitlines() if line.startswith("truth"))
+    assert "Brier 0.0000" in sampler and "AUC 1.000" in sampler
+    assert truth.split("base rate ")[1].split()[0] == sampler.split("mean estimate ")[1]
+    assert any(line.startswith("ev ") and "AUC" in line for line in out.splitlines())
+
+
+def test_search_deviations_accounts_for_every_differing_turn():
+    """bench/search_deviations.py (where search departs from ev): every differing turn falls
+    in exactly one of its categories, every differing claim in one (ev's answer, search's
+    answer) pair, and the counts it prints add up to the totals."""
+    script = BENCH / "search_deviations.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "8", "--examples", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    turns, differ = map(int, re.search(r"^turns (\d+): search differs on (\d+)", out, re.M).groups())
+    start = next(i for i, line in enumerate(lines) if line.startswith("turns "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("claims "))
+    assert turns > 40 and differ == sum(int(line.split()[0]) for line in lines[start + 1:end])
+    claims_differ = int(re.search(r"^claims \d+: search differs on (\d+)", out, re.M).group(1))
+    wins = next(i for i, line in enumerate(lines) if line.startswith("wins on a discard"))
+    breakdown = lines[end + 1:wins]
+    assert all(re.match(r"^\s+\d+  ev (pass|pung|kong|chow|honour chow), search (pass|pung|kong|chow|honour chow)$", line)
+               for line in breakdown), breakdown
+    assert claims_differ == sum(int(line.split()[0]) for line in breakdown)
+    assert re.search(r"^wins on a discard \d+: search differs on \d+", out, re.M)
