@@ -3,7 +3,7 @@ with 95% intervals, as docs/players/index.md shows them (Wanzai, default rules, 
 
     mjsim simulate --players greedy --hands 400000 --out pt_greedy
     mjsim simulate --players ev --hands 400000 --out pt_ev
-    mjsim simulate --players search --hands 2000 --chunk 1008 --out pt_search
+    mjsim simulate --players search --hands 8000 --chunk 1008 --out pt_search
     python bench/players_table.py greedy=pt_greedy ev=pt_ev search=pt_search
 
 Rates: Wilson score intervals on the session-clustered effective sample size (mjsim.stats);
