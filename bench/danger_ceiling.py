@@ -17,7 +17,7 @@ and the log loss of:
 
 Extra features: when the opponent discarded the kind and its neighbours (recency), the
 kind passed by the others since that opponent's last discard, its recent and early
-discards in the kind's suit, the copies in sight of each neighbour, and whether its
+discards in the kind's suit, the copies of each neighbour on the table, and whether its
 discards were the tile it had just drawn (the last one, the last three, the run of them,
 all).  The gap between the first and the last row bounds what a better danger model of
 this kind could gain.
@@ -27,11 +27,13 @@ this kind could gain.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+from scipy.special import expit
 
 from mjsim import _core
 from mjsim.play import engine, game
@@ -70,13 +72,26 @@ def _recency(own: list[int], match) -> float:
     return best
 
 
-def _extra(o: int, k: int, timeline, seen, live, q) -> list[float]:
-    own = [t for (_, s, t, _) in timeline if s == o]
-    drawn = [d for (_, s, _, d) in timeline if s == o]
-    last_own = max((g for (g, s, _, _) in timeline if s == o), default=-1)
-    f = [_recency(own, lambda t: t == k),
-         float(any(t == k and g > last_own for (g, s, t, _) in timeline if s != o)),
-         float(sum(1 for (_, s, t, _) in timeline if t == k and s != o))]
+class _Opponent:
+    """What the table shows of one opponent's discards, gathered once per discard seen."""
+
+    def __init__(self, o: int, timeline):
+        self.own = [t for (_, s, t, _) in timeline if s == o]
+        self.drawn = [d for (_, s, _, d) in timeline if s == o]
+        last_own = max((g for (g, s, _, _) in timeline if s == o), default=-1)
+        self.passed = {t for (g, s, t, _) in timeline if s != o and g > last_own}
+        self.by_others = collections.Counter(t for (_, s, t, _) in timeline if s != o)
+        run = 0
+        for d in reversed(self.drawn):
+            if not d:
+                break
+            run += 1
+        self.drawn_feats = [self.drawn[-1] if self.drawn else 0, sum(self.drawn[-3:]), run, sum(self.drawn)]
+
+
+def _extra(view: _Opponent, k: int, seen, live, q) -> list[float]:
+    own = view.own
+    f = [_recency(own, lambda t: t == k), float(k in view.passed), float(view.by_others[k])]
     if k < 27:
         r, suit = k % 9, k // 9
         in_suit = lambda t: t < 27 and t // 9 == suit  # noqa: E731
@@ -85,14 +100,7 @@ def _extra(o: int, k: int, timeline, seen, live, q) -> list[float]:
         f += [seen[k + d] if 0 <= r + d <= 8 else -1 for d in (-2, -1, 1, 2)]
     else:
         f += [0.0] * 10
-    run = 0
-    for d in reversed(drawn):
-        if not d:
-            break
-        run += 1
-    f += [q.n_melds, len(q.pool), live, float(k >= 27), k % 9 if k < 27 else 9 + (k >= 31),
-          drawn[-1] if drawn else 0, sum(drawn[-3:]), run, sum(drawn)]
-    return f
+    return f + [q.n_melds, len(q.pool), live, float(k >= 27), k % 9 if k < 27 else 9 + (k >= 31)] + view.drawn_feats
 
 
 def rows(args):
@@ -115,8 +123,9 @@ def rows(args):
                                              q.n_melds, q.suit_mask, live)
                 ready = _core.shanten_hand(cfg, q.hand, q.info(), raw["indicator"]) == 0
                 waits = set(_core.waits_hand(cfg, q.hand, q.info(), raw["indicator"])) if ready else ()
+                view = _Opponent(o, timeline)
                 for k, x in wx.items():
-                    X.append(list(tx) + list(x) + _extra(o, k, timeline, seen, live, q))
+                    X.append(list(tx) + list(x) + _extra(view, k, seen, live, q))
                     y.append(int(k in waits))
                     hands.append(i)
             timeline.append((g, s, t, flags[g]))
@@ -126,8 +135,7 @@ def rows(args):
 def _shipped(X: np.ndarray) -> np.ndarray:
     """ev's P(ready) x P(waits on the kind | ready) with the shipped coefficients."""
     model = ev.load_model("wanzai")
-    sig = lambda z: 1 / (1 + np.exp(-z))  # noqa: E731
-    return sig(X[:, :N_TEN] @ np.array(model["tenpai"])) * sig(X[:, N_TEN:N_TEN + N_WAIT] @ np.array(model["wait"]))
+    return expit(X[:, :N_TEN] @ np.array(model["tenpai"])) * expit(X[:, N_TEN:N_TEN + N_WAIT] @ np.array(model["wait"]))
 
 
 def main() -> None:
@@ -140,7 +148,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     a = ap.parse_args()
     t0 = time.time()
-    step = max(1, min(100, a.hands // (2 * a.workers) or 1))
+    step = max(1, min(100, a.hands // (2 * a.workers)))
     jobs = [(a.seed, s, min(s + step, a.hands)) for s in range(0, a.hands, step)]
     with ProcessPoolExecutor(a.workers) as pool:
         parts = list(pool.map(rows, jobs))

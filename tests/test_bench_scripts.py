@@ -40,7 +40,6 @@ def test_danger_ceiling_reads_drawn_discards_and_scores_every_model():
     """bench/danger_ceiling.py (how far ev's danger ranking is from what the table shows): a
     discard is 'the tile just drawn' only right after that seat drew that kind, never after a
     claim; and the script scores all three models on held-out rows, each better than chance."""
-
     dc, script = _bench_module("danger_ceiling")
     D, X, P, C = evfit.EV_DRAW, evfit.EV_DISCARD, evfit.EV_PUNG, evfit.EV_CHOW
     events = [(D, 0, 5, 0, 0), (X, 0, 5, 0, 0),        # drew 5, threw 5
