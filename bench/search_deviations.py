@@ -10,6 +10,17 @@ shanten left, the tiles that would lower it (copies not yet visible to the seat)
 deal-in risk of each.  Shanten and improving tiles are tests/reference.py's (every Wanzai
 form).  Wanzai only: the reference's Anhua shanten needs the wild indicator, and nothing
 here needs it yet.
+
+    python bench/search_deviations.py --hands 6000 --seed 91 --fit-claims
+
+also asks whether search's claims could be learned from what the table shows: every claim
+the seat is offered becomes a row of features (ev's answer; the shanten now and the change
+each offered kind of call would make to it, after the call's best discard; an honour tile;
+the seat's melds, discards, pairs and honours; the opponents' melds; tiles left in the
+wall) labelled with search's answer (call or pass).  A gradient-boosted classifier
+(scikit-learn's HistGradientBoostingClassifier, 5-fold cross-validation grouped by blocks
+of up to 200 claims) predicts it; printed: how often its prediction matches search's, against
+how often ev's answer does, and how many of ev's answers it would overturn, rightly.
 """
 from __future__ import annotations
 
@@ -44,6 +55,74 @@ def improving(hand13, melds, seen, held) -> tuple[int, int]:
     return now, copies
 
 
+def after_call(hand, melds, tile, call) -> int:
+    """Shanten after making `call` (an offered option) on `tile` and, unless it is a kong,
+    the best discard."""
+    h = list(hand)
+    if call[0] == "chow":
+        for k in call[1:]:
+            h[k] -= 1
+        meld = ("chow", sorted([tile, *call[1:]]))
+    else:
+        size = 4 if call[0] == "kong" else 3
+        h[tile] -= size - 1
+        meld = (call[0], [tile] * size)
+    melds = list(melds) + [meld]
+    if call[0] == "kong":
+        return reference.wanzai_shanten(h, melds)
+    best = 99
+    for d in range(34):
+        if h[d]:
+            h[d] -= 1
+            best = min(best, reference.wanzai_shanten(h, melds))
+            h[d] += 1
+    return best
+
+
+CLAIM_FEATURES = ("ev calls", "shanten", "chow change", "pung change", "kong change", "honour",
+                  "melds", "discards", "pairs", "honours held", "most opponent melds",
+                  "opponent melds", "wall")
+
+
+def claim_features(view, tile, options, ev) -> list[float]:
+    """CLAIM_FEATURES of a claim offered to the view's seat: what the table shows it, and
+    ev's answer (a change is 9 when no call of that kind is offered)."""
+    hand, melds, s = list(view.hand), view.melds[view.seat], view.seat
+    now = reference.wanzai_shanten(hand, melds)
+    change = {"chow": 9, "pung": 9, "kong": 9}
+    for call in options:
+        change[call[0]] = min(change[call[0]], after_call(hand, melds, tile, call) - now)
+    opp = [len(view.melds[(s + i) % 4]) for i in (1, 2, 3)]
+    return [ev is not None, now, change["chow"], change["pung"], change["kong"], tile >= 27,
+            len(melds), len(view.discards[s]), sum(n >= 2 for n in hand), sum(hand[27:]),
+            max(opp), sum(opp), view.wall_left]
+
+
+def fit_claims(rows) -> None:
+    """Can search's claims be predicted from CLAIM_FEATURES better than by ev's answer?"""
+    import numpy as np
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.model_selection import GroupKFold, cross_val_predict
+
+    X = np.array([f for f, _ in rows], dtype=float)
+    y = np.array([calls for _, calls in rows])
+    ev = X[:, 0] > 0
+    if len(y) < 50 or y.all() or not y.any():
+        print(f"claims fitted {len(y)}: too few to fit")
+        return
+    groups = np.arange(len(y)) // min(200, len(y) // 5)
+    model = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05, max_leaf_nodes=15,
+                                           min_samples_leaf=40, random_state=0)
+    p = cross_val_predict(model, X, y, cv=GroupKFold(n_splits=5),
+                          groups=groups, method="predict_proba")[:, 1]
+    pred = p > 0.5
+    flips = pred != ev
+    print(f"claims fitted {len(y)}: search calls on {y.mean():.1%}, ev on {ev.mean():.1%}; "
+          f"ev's answer is search's on {(ev == y).mean():.2%}, the model's on {(pred == y).mean():.2%} "
+          f"(HistGradientBoostingClassifier, 5-fold cross-validation grouped by blocks of up to 200 claims)")
+    print(f"  the model overturns ev on {flips.sum()} claims, rightly on {(flips & (pred == y)).sum()}")
+
+
 class Compare(Player):
     """Answers as the search player and records where ev would have answered otherwise."""
 
@@ -53,6 +132,7 @@ class Compare(Player):
         self.turn_diffs: list = []
         self.claim_diffs: list = []
         self.win_diffs: list = []
+        self.claim_rows: list | None = None     # (features, search calls) per claim, if fitting
 
     def turn(self, view, options):
         self.turns += 1
@@ -77,6 +157,8 @@ class Compare(Player):
         ev, search = view.builtin("ev"), view.builtin(self.name)
         if ev != search:
             self.claim_diffs.append((tile, self.call_name(ev, options), self.call_name(search, options)))
+        if self.claim_rows is not None:
+            self.claim_rows.append((claim_features(view, tile, options, ev), search is not None))
         return search
 
     @staticmethod
@@ -130,15 +212,21 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=400)
     ap.add_argument("--seed", type=int, default=77)
     ap.add_argument("--examples", type=int, default=10)
+    ap.add_argument("--fit-claims", action="store_true",
+                    help="also fit a classifier of search's claims on what the table shows")
     a = ap.parse_args()
     rules = Rules.load("wanzai")
     compare = Compare("search")
+    if a.fit_claims:
+        compare.claim_rows = []
     for h in range(a.hands):
         players = ["ev"] * 4
         players[h % 4] = compare
         game.play(rules, seed=a.seed, hand_index=h, players=tuple(players))
     print(f"# wanzai, {a.hands} hands, seed {a.seed}: one seat plays search against 3 x ev")
     report(compare, a.examples)
+    if a.fit_claims:
+        fit_claims(compare.claim_rows)
 
 
 if __name__ == "__main__":

@@ -91,3 +91,39 @@ def test_search_deviations_accounts_for_every_differing_turn():
                for line in breakdown), breakdown
     assert claims_differ == sum(int(line.split()[0]) for line in breakdown)
     assert re.search(r"^wins on a discard \d+: search differs on \d+", out, re.M)
+
+
+def test_search_deviations_fits_every_offered_claim():
+    """bench/search_deviations.py --fit-claims: one feature row per claim the seat is offered
+    (the count the claim breakdown prints), the share of calls and of agreement within
+    0-100%, and the overturned answers it calls right no more than it overturns."""
+    script = BENCH / "search_deviations.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "40", "--seed", "5", "--examples", "0",
+                          "--fit-claims"], capture_output=True, text=True, check=True).stdout
+    claims = int(re.search(r"^claims (\d+): search differs on", out, re.M).group(1))
+    fit = re.search(r"^claims fitted (\d+): search calls on ([\d.]+)%, ev on ([\d.]+)%; ev's answer is "
+                    r"search's on ([\d.]+)%, the model's on ([\d.]+)%", out, re.M)
+    assert fit, out
+    assert int(fit.group(1)) == claims > 50
+    assert all(0 < float(v) < 100 for v in fit.groups()[1:])
+    overturned, right = map(int, re.search(r"overturns ev on (\d+) claims, rightly on (\d+)", out).groups())
+    assert 0 <= right <= overturned <= claims
+
+
+def test_claim_features_measure_each_call_after_its_best_discard():
+    """The shanten a call leaves counts its best discard.  123m 45m 456p 9p 789s E is one from
+    ready; chowing 6m with 45m and throwing 9p or E leaves it ready (0), a pung of E leaves a
+    single to pair (0), and chowing 3p with 45p (456p broken for 345p) gains nothing (1)."""
+    spec = importlib.util.spec_from_file_location("search_deviations", BENCH / "search_deviations.py")
+    deviations = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(deviations)
+    hand = [0] * 34
+    for k in (0, 1, 2, 3, 4, 12, 13, 14, 17, 24, 25, 26, 27):
+        hand[k] += 1
+    assert deviations.reference.wanzai_shanten(hand, []) == 1
+    assert deviations.after_call(hand, [], 5, ("chow", 3, 4)) == 0
+    two_e = list(hand)
+    two_e[17] -= 1
+    two_e[27] += 1
+    assert deviations.after_call(two_e, [], 27, ("pung",)) == 0
+    assert deviations.after_call(hand, [], 11, ("chow", 12, 13)) == 1
