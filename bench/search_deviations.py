@@ -199,6 +199,8 @@ def report(c: Compare, examples: int) -> None:
     for (ev, search), n in collections.Counter((e, s) for _, e, s in c.claim_diffs).most_common():
         print(f"  {n:5d}  ev {ev}, search {search}")
     print(f"wins on a discard {c.wins}: search differs on {len(c.win_diffs)}")
+    for (ev, search), n in collections.Counter((bool(e), bool(s)) for _, e, s in c.win_diffs).most_common():
+        print(f"  {n:5d}  ev {'takes' if ev else 'passes'}, search {'takes' if search else 'passes'}")
     shown = [d for d in c.turn_diffs if d[2] is not None][:examples]
     if shown:
         print("examples (hand before the discard | each choice: tile, shanten, improving copies, ev's risk):")

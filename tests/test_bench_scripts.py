@@ -90,7 +90,9 @@ def test_search_deviations_accounts_for_every_differing_turn():
     assert all(re.match(r"^\s+\d+  ev (pass|pung|kong|chow|honour chow), search (pass|pung|kong|chow|honour chow)$", line)
                for line in breakdown), breakdown
     assert claims_differ == sum(int(line.split()[0]) for line in breakdown)
-    assert re.search(r"^wins on a discard \d+: search differs on \d+", out, re.M)
+    wins_differ = int(re.search(r"^wins on a discard \d+: search differs on (\d+)", out, re.M).group(1))
+    win_lines = [line for line in lines[wins + 1:] if re.match(r"^\s+\d+  ev (takes|passes), search (takes|passes)$", line)]
+    assert wins_differ == sum(int(line.split()[0]) for line in win_lines)
 
 
 def test_search_deviations_fits_every_offered_claim():
@@ -114,9 +116,7 @@ def test_claim_features_measure_each_call_after_its_best_discard():
     """The shanten a call leaves counts its best discard.  123m 45m 456p 9p 789s E is one from
     ready; chowing 6m with 45m and throwing 9p or E leaves it ready (0), a pung of E leaves a
     single to pair (0), and chowing 3p with 45p (456p broken for 345p) gains nothing (1)."""
-    spec = importlib.util.spec_from_file_location("search_deviations", BENCH / "search_deviations.py")
-    deviations = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(deviations)
+    deviations, _ = _bench_module("search_deviations")
     hand = [0] * 34
     for k in (0, 1, 2, 3, 4, 12, 13, 14, 17, 24, 25, 26, 27):
         hand[k] += 1
@@ -127,3 +127,43 @@ def test_claim_features_measure_each_call_after_its_best_discard():
     two_e[27] += 1
     assert deviations.after_call(two_e, [], 27, ("pung",)) == 0
     assert deviations.after_call(hand, [], 11, ("chow", 12, 13)) == 1
+
+
+def test_ev_style_search_points_and_surface():
+    """bench/ev_style_search.py: point 0 is the shipped Wanzai style, the others lie in
+    RANGES and do not depend on how many are asked for; the response surface finds the best
+    value of an option whose edge is a known parabola, and no maximum for one whose edge
+    only rises."""
+    import random as _random
+
+    search, _ = _bench_module("ev_style_search")
+    shipped = search.shipped_style("wanzai")
+    assert shipped["hold"] == 1.1 and shipped["kongs"] == 0.25
+    assert search.point(1, 0, shipped) == shipped
+    p = search.point(1, 7, shipped)
+    assert p == search.point(1, 7, shipped) != search.point(2, 7, shipped)
+    assert all(lo <= p[k] <= hi for k, (lo, hi) in search.RANGES.items())
+    rng = _random.Random(3)
+    rows = []
+    for i in range(60):
+        pt = search.point(5, i + 1, shipped)
+        edge = -(pt["hold"] - 1.2) ** 2 + 0.01 * pt["fold"] + rng.gauss(0, 1e-5)
+        rows.append({"point": pt, "edge": edge})
+    fitted = {k: (b, c, best) for k, b, _, c, _, best in search.surface(rows)}
+    assert abs(fitted["hold"][2] - 1.2) < 0.01
+    assert fitted["fold"][0] > 0 and abs(fitted["fold"][1]) < 1e-3
+
+
+def test_ev_style_search_resumes_from_its_file(tmp_path):
+    """An interrupted search loses nothing: a second run on the same file measures only the
+    points it lacks, and a run with other deals does not take the file's points as its own."""
+    script, out = BENCH / "ev_style_search.py", tmp_path / "points.jsonl"
+    args = [sys.executable, str(script), "--deals", "4", "--workers", "1", "--out", str(out)]
+    first = subprocess.run(args + ["--points", "1"], capture_output=True, text=True, check=True).stdout
+    assert "0 points already" in first and len(out.read_text().splitlines()) == 2
+    second = subprocess.run(args + ["--points", "2"], capture_output=True, text=True, check=True).stdout
+    assert "2 points already" in second and "point 2:" in second and "point 0:" not in second
+    assert len(out.read_text().splitlines()) == 3
+    other = subprocess.run(args[:3] + ["5"] + args[4:] + ["--points", "0"], capture_output=True, text=True,
+                           check=True).stdout
+    assert "0 points already" in other and "point 0:" in other
