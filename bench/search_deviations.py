@@ -123,6 +123,12 @@ def fit_claims(rows) -> None:
     print(f"  the model overturns ev on {flips.sum()} claims, rightly on {(flips & (pred == y)).sum()}")
 
 
+def is_shisanlan(hand, melds, tile) -> bool:
+    """Would winning on `tile` make a 13-lan?  A complete hand of fourteen different tiles
+    without melds has no pair, so it can be nothing else."""
+    return not melds and hand[tile] == 0 and all(n <= 1 for n in hand)
+
+
 class Compare(Player):
     """Answers as the search player and records where ev would have answered otherwise."""
 
@@ -132,6 +138,7 @@ class Compare(Player):
         self.turn_diffs: list = []
         self.claim_diffs: list = []
         self.win_diffs: list = []
+        self.lan_wins = 0                        # wins on a discard that would be a 13-lan
         self.claim_rows: list | None = None     # (features, search calls) per claim, if fitting
 
     def turn(self, view, options):
@@ -175,8 +182,10 @@ class Compare(Player):
     def win(self, view, tile, kind):
         self.wins += kind == "discard"
         ev, search = view.builtin("ev"), view.builtin(self.name)
+        if kind == "discard":
+            self.lan_wins += is_shisanlan(view.hand, view.melds[view.seat], tile)
         if ev != search:
-            self.win_diffs.append((tile, ev, search))
+            self.win_diffs.append((tile, ev, search, is_shisanlan(view.hand, view.melds[view.seat], tile)))
         return search
 
 
@@ -198,9 +207,12 @@ def report(c: Compare, examples: int) -> None:
     print(f"claims {c.claims}: search differs on {len(c.claim_diffs)}")
     for (ev, search), n in collections.Counter((e, s) for _, e, s in c.claim_diffs).most_common():
         print(f"  {n:5d}  ev {ev}, search {search}")
-    print(f"wins on a discard {c.wins}: search differs on {len(c.win_diffs)}")
-    for (ev, search), n in collections.Counter((bool(e), bool(s)) for _, e, s in c.win_diffs).most_common():
-        print(f"  {n:5d}  ev {'takes' if ev else 'passes'}, search {'takes' if search else 'passes'}")
+    print(f"wins on a discard {c.wins} ({c.lan_wins} of them 13-lan): search differs on {len(c.win_diffs)}")
+    counts = collections.Counter((bool(e), bool(s)) for _, e, s, _ in c.win_diffs)
+    lan = collections.Counter((bool(e), bool(s)) for _, e, s, is_lan in c.win_diffs if is_lan)
+    for (ev, search), n in counts.most_common():
+        print(f"  {n:5d}  ev {'takes' if ev else 'passes'}, search {'takes' if search else 'passes'}"
+              f" ({lan[ev, search]} of them 13-lan)")
     shown = [d for d in c.turn_diffs if d[2] is not None][:examples]
     if shown:
         print("examples (hand before the discard | each choice: tile, shanten, improving copies, ev's risk):")

@@ -90,9 +90,25 @@ def test_search_deviations_accounts_for_every_differing_turn():
     assert all(re.match(r"^\s+\d+  ev (pass|pung|kong|chow|honour chow), search (pass|pung|kong|chow|honour chow)$", line)
                for line in breakdown), breakdown
     assert claims_differ == sum(int(line.split()[0]) for line in breakdown)
-    wins_differ = int(re.search(r"^wins on a discard \d+: search differs on (\d+)", out, re.M).group(1))
-    win_lines = [line for line in lines[wins + 1:] if re.match(r"^\s+\d+  ev (takes|passes), search (takes|passes)$", line)]
-    assert wins_differ == sum(int(line.split()[0]) for line in win_lines)
+    n_wins, n_lan, wins_differ = map(int, re.search(
+        r"^wins on a discard (\d+) \((\d+) of them 13-lan\): search differs on (\d+)", out, re.M).groups())
+    win_lines = [re.match(r"^\s+(\d+)  ev (takes|passes), search (takes|passes) \((\d+) of them 13-lan\)$", line)
+                 for line in lines[wins + 1:]]
+    win_lines = [m for m in win_lines if m]
+    assert n_lan <= n_wins and wins_differ == sum(int(m.group(1)) for m in win_lines)
+    assert all(int(m.group(4)) <= int(m.group(1)) for m in win_lines)
+
+
+def test_a_13_lan_win_is_fourteen_different_tiles_without_melds():
+    """search_deviations counts a win on a discard as 13-lan when the fourteen tiles differ
+    and nothing is melded (a complete hand without a pair can be nothing else)."""
+    deviations, _ = _bench_module("search_deviations")
+    hand = [0] * 34
+    for k in (0, 3, 6, 10, 13, 16, 19, 22, 25, 27, 28, 29, 30):     # 147m 258p 258s and the four winds
+        hand[k] = 1
+    assert deviations.is_shisanlan(hand, [], 31)                     # 中 makes fourteen different
+    assert not deviations.is_shisanlan(hand, [], 27)                  # a second 東: a pair
+    assert not deviations.is_shisanlan(hand, [("chow", [1, 2, 3])], 31)
 
 
 def test_search_deviations_fits_every_offered_claim():
