@@ -121,12 +121,14 @@ def fit_claims(rows) -> None:
           f"ev's answer is search's on {(ev == y).mean():.2%}, the model's on {(pred == y).mean():.2%} "
           f"(HistGradientBoostingClassifier, 5-fold cross-validation grouped by blocks of up to 200 claims)")
     print(f"  the model overturns ev on {flips.sum()} claims, rightly on {(flips & (pred == y)).sum()}")
+    print(f"  features: {', '.join(CLAIM_FEATURES)}")
 
 
 def is_shisanlan(hand, melds, tile) -> bool:
-    """Would winning on `tile` make a 13-lan?  A complete hand of fourteen different tiles
-    without melds has no pair, so it can be nothing else."""
-    return not melds and hand[tile] == 0 and all(n <= 1 for n in hand)
+    """Would winning on `tile` make a 13-lan (tests/reference.py's rule, no melds declared)?"""
+    counts = list(hand)
+    counts[tile] += 1
+    return not melds and reference._is_shisanlan(tuple(counts))
 
 
 class Compare(Player):
@@ -182,10 +184,11 @@ class Compare(Player):
     def win(self, view, tile, kind):
         self.wins += kind == "discard"
         ev, search = view.builtin("ev"), view.builtin(self.name)
+        lan = is_shisanlan(view.hand, view.melds[view.seat], tile)
         if kind == "discard":
-            self.lan_wins += is_shisanlan(view.hand, view.melds[view.seat], tile)
+            self.lan_wins += lan
         if ev != search:
-            self.win_diffs.append((tile, ev, search, is_shisanlan(view.hand, view.melds[view.seat], tile)))
+            self.win_diffs.append((tile, ev, search, lan))
         return search
 
 

@@ -99,9 +99,9 @@ def test_search_deviations_accounts_for_every_differing_turn():
     assert all(int(m.group(4)) <= int(m.group(1)) for m in win_lines)
 
 
-def test_a_13_lan_win_is_fourteen_different_tiles_without_melds():
-    """search_deviations counts a win on a discard as 13-lan when the fourteen tiles differ
-    and nothing is melded (a complete hand without a pair can be nothing else)."""
+def test_a_13_lan_win_follows_the_reference_rule():
+    """search_deviations counts a win on a discard as 13-lan by the reference's rule: fourteen
+    different tiles, suited ones three apart, nothing melded."""
     deviations, _ = _bench_module("search_deviations")
     hand = [0] * 34
     for k in (0, 3, 6, 10, 13, 16, 19, 22, 25, 27, 28, 29, 30):     # 147m 258p 258s and the four winds
@@ -109,6 +109,7 @@ def test_a_13_lan_win_is_fourteen_different_tiles_without_melds():
     assert deviations.is_shisanlan(hand, [], 31)                     # 中 makes fourteen different
     assert not deviations.is_shisanlan(hand, [], 27)                  # a second 東: a pair
     assert not deviations.is_shisanlan(hand, [("chow", [1, 2, 3])], 31)
+    assert not deviations.is_shisanlan(hand, [], 1)                   # 2m beside 1m: too close
 
 
 def test_search_deviations_fits_every_offered_claim():
