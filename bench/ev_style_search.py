@@ -24,8 +24,9 @@ from mjsim.rulesets.rules import Rules
 from mjsim.run import arena
 
 #: each option's range, about the shipped Wanzai style (docs/players/ev.md)
-RANGES = {"fold": (0.8, 1.3), "claim": (0.8, 1.0), "value": (0.5, 0.9), "mix": (0.4, 0.8),
-          "keep": (0.5, 0.85), "stretch": (0.6, 1.0), "hold": (0.9, 1.4), "kongs": (0.15, 0.4)}
+RANGES = {"fold": (0.0, 0.5), "race": (0.5, 1.1), "claim": (0.8, 1.0), "value": (0.5, 0.9),
+          "mix": (0.4, 0.8), "keep": (0.5, 0.85), "stretch": (0.6, 1.0), "hold": (0.9, 1.4),
+          "kongs": (0.15, 0.4)}
 
 
 def shipped_style(game: str) -> dict[str, float]:

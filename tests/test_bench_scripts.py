@@ -14,17 +14,20 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def test_tempo_frontier_trades_deal_ins_for_draws():
-    """bench/tempo_frontier.py (what a lower deal-in rate costs ev): raising `fold` from 1 to 5
-    must lower the all-ev table's deal-in rate and raise its draw rate, on the same deals, and
-    the script must print one row per fold."""
+    """bench/tempo_frontier.py (what a lower deal-in rate costs ev): raising `fold` from 1 to 5,
+    or `race` from 0.8 to 5, must lower the all-ev table's deal-in rate and raise its draw
+    rate, on the same deals, and the script must print one row per value."""
     script = BENCH / "tempo_frontier.py"
-    out = subprocess.run([sys.executable, str(script), "--deals", "200", "--folds", "1,5", "--workers", "1"],
-                         capture_output=True, text=True, check=True).stdout
-    rows = [line.split("|")[1:-1] for line in out.splitlines() if re.match(r"^\| [0-9]", line)]
-    assert [r[0].strip() for r in rows] == ["1", "5"]
-    deal_in = [float(r[5].strip(" %")) for r in rows]
-    draws = [float(r[6].strip(" %")) for r in rows]
-    assert deal_in[1] < deal_in[0] - 3 and draws[1] > draws[0] + 5, out
+    for option, values in (("fold", ("1", "5")), ("race", ("0.8", "5"))):
+        out = subprocess.run([sys.executable, str(script), "--deals", "200", "--option", option,
+                              "--values", ",".join(values), "--workers", "1"],
+                             capture_output=True, text=True, check=True).stdout
+        assert f"| {option} | edge" in out
+        rows = [line.split("|")[1:-1] for line in out.splitlines() if re.match(r"^\| [0-9]", line)]
+        assert [r[0].strip() for r in rows] == list(values)
+        deal_in = [float(r[5].strip(" %")) for r in rows]
+        draws = [float(r[6].strip(" %")) for r in rows]
+        assert deal_in[1] < deal_in[0] - 3 and draws[1] > draws[0] + 5, out
 
 
 def _bench_module(name):

@@ -150,11 +150,11 @@ def test_claim_zero_never_claims():
 def test_options_change_play_and_defaults_are_the_plain_name():
     rules = Rules.load("wanzai")
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
-    assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 1.0, "mix": 0.6,
-                                                      "passed": 1, "keep": 0.7, "stretch": 1, "hold": 1.1,
-                                                      "kongs": 0.25}
-    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=1,mix=0.6,passed=1,keep=0.7,stretch=1,hold=1.1,"
-                                          "kongs=0.25",) * 4,
+    assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 0.2, "race": 0.8,
+                                                      "mix": 0.6, "passed": 1, "keep": 0.7, "stretch": 1,
+                                                      "hold": 1.1, "kongs": 0.25}
+    same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=0.2,race=0.8,mix=0.6,passed=1,keep=0.7,stretch=1,"
+                                          "hold=1.1,kongs=0.25",) * 4,
                                   1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
@@ -722,9 +722,11 @@ def test_ev_v1_is_ev_as_shipped_before():
     assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
     old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
     assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [
-        evplayer.OPT_STRETCH, evplayer.OPT_PASSED, evplayer.OPT_KEEP, evplayer.OPT_HOLD, evplayer.OPT_KONGS]
+        evplayer.OPT_FOLD, evplayer.OPT_STRETCH, evplayer.OPT_PASSED, evplayer.OPT_KEEP, evplayer.OPT_HOLD,
+        evplayer.OPT_KONGS, evplayer.OPT_RACE]
     assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == 0
-    assert old[evplayer.OPT_HOLD] == old[evplayer.OPT_KONGS] == 0
+    assert old[evplayer.OPT_HOLD] == old[evplayer.OPT_KONGS] == old[evplayer.OPT_RACE] == 0
+    assert old[evplayer.OPT_FOLD] == 1 and new[evplayer.OPT_FOLD] == 0.2 and new[evplayer.OPT_RACE] == 0.8
     assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7 and new[evplayer.OPT_STRETCH] == 1
     assert new[evplayer.OPT_HOLD] == 1.1 and new[evplayer.OPT_KONGS] == 0.25
     for name in ("ev", "ev_v1"):
@@ -861,9 +863,10 @@ def test_wait_class_scales_the_danger_of_suited_ranks():
 def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
     for name in ("ev", "ev_v1"):
         for g in ("wanzai", "anhua"):
-            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 86     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); ev's hold 84, kongs 85
+            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 87     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); ev's hold 84, kongs 85, race 86
     v1 = evplayer.player_opts("wanzai", player="ev_v1")
     assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
+    assert v1[evplayer.OPT_HOLD: evplayer.OPT_RACE + 1] == [0.0] * 3 and v1[evplayer.OPT_FOLD] == 1.0
     row = evplayer.player_opts("wanzai", {"kong": -0.5, "passed": 1})
     assert row[evplayer.OPT_KONG] == -0.5 and row[evplayer.OPT_PASSED] == 1
     model = dict(evplayer.load_model("wanzai"), wait_class=[1.4, 1.2, 1.05])
@@ -900,7 +903,7 @@ def test_keep_values_a_folding_discard_at_a_share_of_its_ev():
     (1 - risk), linear in λ; the discards that keep the best shanten score as before."""
     rules = Rules.load("wanzai")
     vals = [tuple(rules["values"][name]) for name in WANZAI_VALUE_IDS]
-    row = evplayer.player_opts("wanzai", {"passed": 0})
+    row = evplayer.player_opts("wanzai", {"passed": 0, "race": 0})
     hand = to_counts(parse_tiles("123m456p789s1379m5z"))
     pool = list(range(27, 34)) * 2          # long pools: every opponent looks ready
     opps = [(pool, 14, 1, 0b001), (pool, 14, 1, 0b010), (pool, 14, 0, 0)]
@@ -922,6 +925,49 @@ def test_keep_values_a_folding_discard_at_a_share_of_its_ev():
     for k in folding:
         assert s2[k] > s0[k]
         assert s2[k] - s0[k] == pytest.approx(2 * (s1[k] - s0[k]), rel=1e-9)
+
+
+def test_race_adds_the_opponents_summed_tenpai_chance_to_fold():
+    """race r: a discard's danger is weighed by fold + r x T, T the opponents' summed tenpai
+    chance (the danger model's logistic of each one's features; those under 2% are left out,
+    as the model leaves them), so every candidate's score moves by -r x T x its cost,
+    linearly in r; with fold 0 a positive race still defends."""
+    rules = Rules.load("wanzai")
+    vals = [tuple(rules["values"][name]) for name in WANZAI_VALUE_IDS]
+    row, _ = _danger_row(7)
+    row[evplayer.OPT_LOSS] = evplayer.load_model("wanzai")["loss"]     # a deal-in costs something
+    tw = np.array(row[evplayer.OPT_TENPAI: evplayer.OPT_TENPAI + 4]
+                  + row[evplayer.OPT_TENPAI_HI: evplayer.OPT_TENPAI_HI + 4])
+    rng = np.random.default_rng(7)
+
+    def scores(fold, race, *state):
+        r = list(row)
+        r[evplayer.OPT_FOLD], r[evplayer.OPT_RACE] = fold, race
+        return _ev.discard_scores(r, *state, vals)
+
+    moved = 0
+    for trial in range(20):
+        wall = rng.permutation(np.repeat(np.arange(34), 4))
+        hand = np.bincount(wall[:14], minlength=34).tolist()
+        seen = np.bincount(wall[14:14 + int(rng.integers(0, 30))], minlength=34).tolist()
+        opps = [(list(wall[60 + 10 * i: 60 + 10 * i + int(rng.integers(0, 10))]), int(rng.integers(0, 15)),
+                 int(rng.integers(0, 4)), int(rng.integers(0, 16))) for i in range(3)]
+        live = int(rng.integers(1, 80))
+        tenpai = [1 / (1 + np.exp(-tw @ _ev.danger_features(hand, seen, [0] * 34, *opp, live)[0])) for opp in opps]
+        total = sum(t for t in tenpai if t >= 0.02)
+        state = (hand, seen, [0] * 34, opps, live)
+        _, s0, _, cost = scores(1.0, 0.0, *state)
+        _, s1, _, _ = scores(1.0, 0.5, *state)
+        _, s2, _, _ = scores(1.0, 1.0, *state)
+        assert s0.keys() == s1.keys() == s2.keys(), trial
+        for k in s0:
+            assert s1[k] - s0[k] == pytest.approx(-0.5 * total * cost[k], abs=1e-9), (trial, k)
+            assert s2[k] - s0[k] == pytest.approx(-1.0 * total * cost[k], abs=1e-9), (trial, k)
+        moved += any(s2[k] != s0[k] for k in s0)
+        _, _, risk_r, cost_r = scores(0.0, 1.0, *state)
+        _, _, risk_none, _ = scores(0.0, 0.0, *state)
+        assert cost_r == pytest.approx(cost, abs=1e-12) and not any(risk_none)
+    assert moved == 20
 
 
 def test_kongs_values_a_triplet_whose_last_copy_is_unseen():

@@ -28,8 +28,8 @@ DEFAULT_RULES = {
     ("wanzai", "random"): "59be1e57d242e8d7950d528f143624d6635d0200d86687de9d1114b080c0d351",
     ("wanzai", "greedy"): "69595f41223d3cc7c9e9696566238b5bb0652324083a8b6f7cdefe706afc9a4c",
     ("wanzai", "greedy_v1"): "8950ef2bac59d8a69589a0a8240e4fb621fab1be27dc9a7e22c5e73112f8dd88",
-    ("wanzai", "ev"): "7ce8eb4e44786d8fd07f9fc9f79e9e624e3f7b7905ed3482abf342d5c34154a7",
-    ("wanzai", "mixed"): "cb9e657d091d1475f0d71ba11ae5b20dfc32686455d89d648315e81a7d3a6407",
+    ("wanzai", "ev"): "51d316a44a86899579031a6684d09d18d4cb018286daae708e1dfc88d092c886",
+    ("wanzai", "mixed"): "aad9ba17afca148b72980128bef259d344c8b553be059613e0806ff1dfcf2de0",
     ("wanzai", "ev_v1"): "977d984e63dde5c3c96f5ff66f7008ccee2f1ffe16ab60a3b99634cdbdbfeab6",
     ("wanzai", "mixed_v1"): "f287d094ac272d7bfdc0bc089880606a188fc319c5c7c33687e9cd949ffc3a00",
     ("anhua", "random"): "4504e059918a17a5af208e4d998d9939c217b9a79993bced4ae011e75d1ad1a1",
@@ -49,7 +49,7 @@ VARIANT_OVERRIDES = {
                   added_kong_on_draw_only=False, buzhang_tiles=2, birds=2, kong_min_wall=0),
 }
 VARIANT_RULES = {
-    ("wanzai", "mixed"): "5afe3d0f62221cbb1241a9cad50bdd19a90cddfd92989baee3f26142b391bda0",
+    ("wanzai", "mixed"): "7f3c4978af6eac4b7ba93e88813520e101bb2a70682b3967f0856cc69e602c06",
     ("wanzai", "greedy"): "fcddf2c71e6151f76b374584f18e3342d5af5055637d850b38994b88d99eceaf",
     ("anhua", "mixed"): "0b64506b368b703e46385baaf7e87818008e15bdb27ce644ae8d33cc29b4270c",
     ("anhua", "mixed_v1"): "fa4a609e8f214f4433be9dc5bf2b2cbbae562cdcd2c77130c390379216a1a173",

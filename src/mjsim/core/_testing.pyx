@@ -263,6 +263,7 @@ PLAYER_OPTION_SLOTS = {
         "OPT_KEEP": EVO.OPT_KEEP,
         "OPT_HOLD": EVO.OPT_HOLD,
         "OPT_KONGS": EVO.OPT_KONGS,
+        "OPT_RACE": EVO.OPT_RACE,
     },
     "search": {
         "OPT_S_SAMPLES": SEO.OPT_S_SAMPLES,

@@ -5,7 +5,7 @@
 from mjsim.core._state cimport HandState, Call
 
 cdef enum:
-    OPT_FOLD = 0            # weight of the danger term (0: never defends)
+    OPT_FOLD = 0            # weight of the danger term (0, with OPT_RACE 0: never defends)
     OPT_CLAIM = 1           # a claim is taken when EV after it x claim > EV without it
     OPT_VALUE = 2           # exponent on each form's value relative to the standard form
     OPT_SELF_SHARE = 3      # share of wins that are self-draws (fitted)
@@ -45,6 +45,8 @@ cdef enum:
                             #   this times the win's value (holds_for_more); 0: take every win (ev_v1)
     OPT_KONGS = 85          # Wanzai: weight of the kongs a hand may still make in its EV
                             #   (kong_equity); 0: none (ev_v1)
+    OPT_RACE = 86           # added to OPT_FOLD per unit of the opponents' summed tenpai
+                            #   chance (fold_weight); 0: a constant fold weight (ev_v1)
 
 cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                  int drawn, int* tile) noexcept nogil

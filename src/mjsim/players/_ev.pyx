@@ -72,6 +72,7 @@ ctypedef struct Ctx:
     double risk[34]              # chance that discarding k deals in
     double cost[34]              # expected loss of discarding k
     int defend                   # some opponent is a threat (risk was computed)
+    double tsum                  # Σ over the opponents of their tenpai chance (compute_danger)
     int safe[4][2]               # per seat: kinds it cannot win on now (-1: none), passed_kinds
     uint64_t kong_kinds          # Wanzai, OPT_KONGS: kinds a hand evaluated here may hold as a
                                  #   concealed triplet (triplet_kinds, for kong_equity)
@@ -536,6 +537,14 @@ cdef inline double ev_after(Ctx* c, uint8_t* h, const MeldInfo* mi, int k) noexc
     return v
 
 
+cdef inline double fold_weight(const Ctx* c) noexcept nogil:
+    """The weight of a discard's danger: OPT_FOLD, plus OPT_RACE per unit of the opponents'
+    summed tenpai chance.  The win model prices a hand as if it played alone; with more
+    seats ready the hand is less likely to win the race, so what it could gain by pushing
+    shrinks against what a deal-in costs."""
+    return c.o[OPT_FOLD] + c.o[OPT_RACE] * c.tsum
+
+
 cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out, double* scores) noexcept nogil:
     """The discard from a 3n+2 hand with the highest EV after danger -> that score (and
     each candidate's in scores[k] unless NULL).  Candidates: the discards that keep the best
@@ -549,7 +558,7 @@ cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out, doubl
     cdef int8_t sh_of[34]
     cdef double after[34]
     cdef int k, best_sh, best_k = -1
-    cdef double v, best = NEG, fold = c.o[OPT_FOLD], lam = c.o[OPT_KEEP], emax = 0, floor = NEG
+    cdef double v, best = NEG, fold = fold_weight(c), lam = c.o[OPT_KEEP], emax = 0, floor = NEG
     cdef uint64_t keep = 0 if is_anhua(c.st) else dqd_keeps(h, mi)
     cdef bint first = lam > 0 and c.defend
     best_sh = 127
@@ -591,7 +600,7 @@ cdef double best_discard(Ctx* c, uint8_t* h, const MeldInfo* mi, int* out, doubl
 
 cdef void ev_discard_risk(HandState* st, int s, int drawn, double* risk) noexcept nogil:
     """risk[k]: ev's estimate of the chance that seat s's discard of k deals in now (0 for
-    kinds it does not hold, or when its fold weight is 0), as its turn weighs it."""
+    kinds it does not hold, or when its fold and race weights are 0), as its turn weighs it."""
     cdef Ctx c
     init_ctx(&c, st, s, drawn, -1)
     memcpy(risk, c.risk, 34 * sizeof(double))
@@ -716,7 +725,7 @@ cdef int ev_call(HandState* st, int s, int tile, const Call* calls, int n) noexc
             if p.hand[k] and c.cost[k] < safest:
                 safest = c.cost[k]
                 risk = c.risk[k]
-        now = now * (1 - risk) - c.o[OPT_FOLD] * safest
+        now = now * (1 - risk) - fold_weight(&c) * safest
     return best if best_v - now > (1 / c.o[OPT_CLAIM] - 1) * (now if now > 0 else -now) else -1
 
 

@@ -266,7 +266,8 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
     memset(c.risk, 0, sizeof(c.risk))
     memset(c.cost, 0, sizeof(c.cost))
     c.defend = 0
-    if o[OPT_FOLD] <= 0:
+    c.tsum = 0
+    if o[OPT_FOLD] <= 0 and o[OPT_RACE] <= 0:
         return
     for i in range(1, 4):
         r = (c.s + i) & 3
@@ -283,6 +284,7 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
         if t < 0.02:
             continue
         c.defend = 1
+        c.tsum += t
         if is_anhua(c.st):
             loss = c.cfg.ev.m_hard * c.bird
         else:

@@ -1,6 +1,6 @@
 # The search player `search` (_search.pyx): Monte Carlo rollouts of each candidate action on
 # sampled hidden tiles.  A search seat's GameConfig.player_opts row holds ev's numbers
-# (_ev.pxd, 0..63, 72..77, 84 and 85: search plays as ev wherever it does not search) and these
+# (_ev.pxd, 0..63, 72..77, 84..86: search plays as ev wherever it does not search) and these
 # (64..71, 78..83), filled by mjsim.players.search.
 from libc.stdint cimport uint64_t
 from mjsim.core._state cimport HandState, GameConfig, Call

@@ -3,11 +3,16 @@
 A player is named `ev` or `ev:key=value,key=value` (e.g. `ev:fold=0.5,claim=1.5`):
 
 Defaults are per game where the model file says so (its `style` block, tuned in the
-duplicate arena: Wanzai fold 1, claim 0.9, value 0.7, mix 0.6; Anhua claim 0.75); an
+duplicate arena: Wanzai fold 0.2, race 0.8, claim 0.9, value 0.7, mix 0.6; Anhua claim
+0.75); an
 option given always wins.  The ranges and plain defaults are below.
 
-- `fold`  (default 1, 0..10): weight of the danger term.  0 never defends; 2 fears a
-  deal-in twice as much as the model says, so it folds earlier.
+- `fold`  (default 1, 0..10; Wanzai style 0.2): weight of the danger term.  0 (with `race`
+  0) never defends; 2 fears a deal-in twice as much as the model says, so it folds earlier.
+- `race` (default 0 unless the model's style says otherwise, 0..10; Wanzai style 0.8): added
+  to `fold` per unit of the opponents' summed tenpai chance (as the danger model estimates
+  each).  The win model prices a hand as if it played alone; with more seats ready it is
+  less likely to win the race, so pushing is worth less against a deal-in.  0 as ev_v1.
 - `claim` (default 1, 0..10): a pung, chow or kong is taken when the EV after it times
   `claim` beats the EV without it; above 1 it claims more readily, 0 never claims.
 - `value` (default 1, 0..4): how strongly it chases value.  Each hand form's worth relative
@@ -56,7 +61,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-N_PLAYER_OPTS = 86          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
+N_PLAYER_OPTS = 87          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
 OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER, OPT_THREAT = 0, 1, 2, 3, 4, 5, 6, 7
 OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_STRETCH, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 27, 28, 32, 20
 OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
@@ -65,12 +70,13 @@ OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
 FORMS = ("standard", "pairs", "shisanlan", "qingyise", "daqidui", "quanqiuren")
 OPT_FORM, FITTED_FORMS = 52, ("pairs", "shisanlan", "qingyise", "daqidui")
 OPT_KONG, OPT_PASSED, OPT_WAIT_CLASS, OPT_KEEP = 72, 73, 74, 77  # wait_class: 3 danger multipliers (_ev.pxd)
-OPT_HOLD, OPT_KONGS = 84, 85
+OPT_HOLD, OPT_KONGS, OPT_RACE = 84, 85, 86
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
          "mix": (0.0, 0.0, 1.0), "threat": (0.0, 0.0, 2.0), "stretch": (0.0, 0.0, 1.0),
          "kong": (0.0, -10.0, 10.0), "passed": (0.0, 0.0, 1.0),
-         "keep": (0.0, 0.0, 1.0), "hold": (0.0, 0.0, 10.0), "kongs": (0.0, 0.0, 10.0)}
+         "keep": (0.0, 0.0, 1.0), "hold": (0.0, 0.0, 10.0), "kongs": (0.0, 0.0, 10.0),
+         "race": (0.0, 0.0, 10.0)}
 KEYS = tuple(STYLE) + ("model",)
 MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
 
@@ -119,7 +125,8 @@ def player_opts(game: str, options: dict | None = None, player: str = "ev") -> l
     style = model.get("style", {})   # per-game defaults tuned in the arena
     for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX),
                      ("threat", OPT_THREAT), ("stretch", OPT_STRETCH), ("kong", OPT_KONG),
-                     ("passed", OPT_PASSED), ("keep", OPT_KEEP), ("hold", OPT_HOLD), ("kongs", OPT_KONGS)):
+                     ("passed", OPT_PASSED), ("keep", OPT_KEEP), ("hold", OPT_HOLD), ("kongs", OPT_KONGS),
+                     ("race", OPT_RACE)):
         row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])
