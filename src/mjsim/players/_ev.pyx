@@ -241,8 +241,14 @@ cdef inline int count_useful(const Ctx* c, const int* acc, int own, int jokers, 
     """Unseen copies of the kinds in [lo, hi) whose addition lowers the distance (with the
     jokers taken off both sides); wild kinds are counted by the caller."""
     cdef int k, n = 0, j = joker_dist(own, jokers)
+    if jokers == 0 and wa < 0 and wb < 0:
+        # every Wanzai hand: no wild kinds, distances are >= 0, so the test is acc[k] < own
+        # (INF never passes); the hottest loop of a Wanzai hand
+        for k in range(lo, hi):
+            if acc[k] < j:
+                n += available(c.st, c.p, k)
+        return n
     if jokers == 0:
-        # every Wanzai hand: distances are >= 0, so the test is acc[k] < own (INF never passes)
         for k in range(lo, hi):
             if acc[k] < j and k != wa and k != wb:
                 n += available(c.st, c.p, k)

@@ -118,11 +118,23 @@ cdef void opp_base(const SeatState* q, const Opp* oi, const double* w, double* z
     zg[4] = z0 + w[2] + w[13] * dragons + hon
 
 
-cdef inline double wait_z(const HandState* st, const SeatState* p, const Opp* oi,
-                          const double* w, const double* zg, int k) noexcept nogil:
-    """w . wait_x(k), from opp_base's per-group part plus the kind's own terms."""
+cdef inline double vis_near(const double* vis, int k, int r, int i) noexcept nogil:
+    """seen_near from the copies in sight of every kind (vis, as vis_of gives them)."""
+    cdef double o = 0
+    if r - i >= 0:
+        o += vis[k - i]
+    if r + i <= 8:
+        o += vis[k + i]
+    return o
+
+
+cdef inline double wait_z(const double* vis, const Opp* oi, const double* w, const double* zg,
+                          int k) noexcept nogil:
+    """w . wait_x(k), from opp_base's per-group part plus the kind's own terms; vis: the
+    copies in sight of every kind (vis_of), the same for every opponent, so compute_danger
+    counts them once (vis[34] and vis[35]: the winds' and the dragons' sums)."""
     cdef int r, i
-    cdef double v = vis_of(st, p, k), z, o
+    cdef double v = vis[k], z
     z = w[5] * oi.gen[k] + w[6] * v * 0.25 + w[7] * (v >= 4)
     if k < 27:
         r = k % 9
@@ -135,13 +147,11 @@ cdef inline double wait_z(const HandState* st, const SeatState* p, const Opp* oi
             if pool_near(oi, k, r, i):
                 z += w[7 + i]
         for i in range(1, 3):
-            z += w[14 + i] * seen_near(st, p, k, r, i) * 0.125
+            z += w[14 + i] * vis_near(vis, k, r, i) * 0.125
         return z
     if k < 31:
-        o = vis_of(st, p, 27) + vis_of(st, p, 28) + vis_of(st, p, 29) + vis_of(st, p, 30) - v
-        return z + zg[3] + w[19] * o / 12.0
-    o = vis_of(st, p, 31) + vis_of(st, p, 32) + vis_of(st, p, 33) - v
-    return z + zg[4] + w[19] * o / 8.0
+        return z + zg[3] + w[19] * (vis[34] - v) / 12.0
+    return z + zg[4] + w[19] * (vis[35] - v) / 8.0
 
 
 cdef inline double logistic(const double* w, const double* x, int n) noexcept nogil:
@@ -259,6 +269,7 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
     cdef double zg[5]
     cdef double t, loss, w
     cdef double cls[34]
+    cdef double sight[36]
     cdef Opp oi
     cdef bint by_class = o[OPT_WAIT_CLASS] > 0
     if by_class:
@@ -269,6 +280,11 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
     c.tsum = 0
     if o[OPT_FOLD] <= 0 and o[OPT_RACE] <= 0:
         return
+    if model == 1:
+        for k in range(34):
+            sight[k] = vis_of(c.st, c.p, k)
+        sight[34] = sight[27] + sight[28] + sight[29] + sight[30]
+        sight[35] = sight[31] + sight[32] + sight[33]
     for i in range(1, 4):
         r = (c.s + i) & 3
         q = &c.st.seat[r]
@@ -297,7 +313,7 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
             for k in range(n_kinds):
                 if not c.p.hand[k] or k == c.safe[r][0] or k == c.safe[r][1]:
                     continue
-                w = t / (1.0 + exp(-wait_z(c.st, c.p, &oi, o + OPT_WAIT, zg, k)))
+                w = t / (1.0 + exp(-wait_z(sight, &oi, o + OPT_WAIT, zg, k)))
                 if by_class:
                     w *= cls[k]
                 c.risk[k] += w
