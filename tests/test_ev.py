@@ -24,6 +24,7 @@ from mjsim.players import Player
 from mjsim.rulesets.rules import WANZAI_VALUE_IDS
 from mjsim.tiles import kind_name, parse_tile, parse_tiles, to_counts
 from walls import flat_wall
+from cli_helpers import cli, one_line
 
 EV4 = ("ev",) * 4
 
@@ -193,6 +194,57 @@ def test_cli_reports_bad_options_in_one_line(capsys, tmp_path):
     assert "claim must be a number" in err and "[red]x" in err and err.count("\n") == 1
 
 
+def _shipped_with(change):
+    """The shipped model file's data with change(data) applied."""
+    from importlib import resources
+
+    data = json.loads(resources.files("mjsim").joinpath("data/ev_model.json").read_text())
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize("content, message", [
+    ({"wanzai": 1}, "'wanzai' must be an object of model fields, got 1"),
+    ([1, 2], "must hold a JSON object (game -> model), got list"),
+    (_shipped_with(lambda d: d["wanzai"]["tenpai"].__setitem__(0, float("nan"))),
+     "wanzai.tenpai[0] must be a finite number, got NaN"),
+    (_shipped_with(lambda d: d["wanzai"]["win"][2].__setitem__(1, float("inf"))),
+     "wanzai.win[2][1] must be a finite number, got Infinity"),
+    (_shipped_with(lambda d: d["wanzai"].update(loss="abc")), 'wanzai.loss must be a finite number, got "abc"'),
+    (_shipped_with(lambda d: d["wanzai"].update(self_share=1.5)), "wanzai.self_share must be a finite number 0..1, got 1.5"),
+    (_shipped_with(lambda d: d["wanzai"]["style"].update(fold=11)), "wanzai.style.fold must be a finite number 0..10, got 11"),
+    (_shipped_with(lambda d: d["wanzai"]["style"].update(bogus=1)), "wanzai.style has unknown key 'bogus' (expected fold, claim, value, mix, threat, stretch, kong, passed, "
+     "keep, hold, kongs)"),
+    (_shipped_with(lambda d: d["wanzai"]["forms"].update(sanyuan=[0, 1])), "wanzai.forms has unknown key 'sanyuan' (expected standard, pairs, shisanlan, "
+     "qingyise, daqidui)"),
+    (_shipped_with(lambda d: d["wanzai"].update(win=5)), "wanzai.win must be 6 rows of 3 numbers, got 5"),
+    (b"\xff\xfe{}", "not UTF-8 text (invalid start byte at byte 0)"),
+])
+def test_bad_model_file_is_one_line_naming_file_and_key(capsys, tmp_path, content, message):
+    path = tmp_path / "m.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(json.dumps(content))
+    code, _, err = cli(capsys, "simulate", "--workers", "1", "--hands", "16", "--no-progress",
+                       "--players", f"ev:model={path}", "--out", tmp_path / "o")
+    assert code == 2
+    assert one_line(err) == f"error: model file {str(path)!r}: {message}"
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").rglob("*.parquet"))
+
+
+def test_model_path_that_is_a_directory_says_so(capsys, tmp_path):
+    code, _, err = cli(capsys, "simulate", "--workers", "1", "--hands", "16", "--no-progress",
+                       "--players", f"ev:model={tmp_path}", "--out", tmp_path / "o")
+    assert code == 2 and one_line(err).endswith(f"model file {str(tmp_path)!r} is a directory, not a file")
+
+
+def test_shipped_model_files_pass_the_checks():
+    for player in evplayer.EV_NAMES:
+        for g in ("wanzai", "anhua"):
+            assert evplayer._model_problem(g, evplayer._read_model(None, player)[g]) is None
+
+
 def test_player_opts_layout():
     row = evplayer.player_opts("wanzai", {"fold": 0.5, "value": 2})
     model = evplayer.load_model("wanzai")
@@ -213,7 +265,7 @@ def test_player_opts_layout():
 def test_player_opts_refuse_a_shifted_standard_form(monkeypatch):
     shipped = evplayer.load_model("wanzai")
     model = dict(shipped, forms=dict(shipped["forms"], standard=[0.5, 1.0]))
-    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None, player="ev": model)
+    monkeypatch.setattr(evplayer, "_read_model", lambda path=None, player="ev": {"wanzai": model})
     with pytest.raises(evplayer.PlayerOptionError, match="standard form is the base"):
         evplayer.player_opts("wanzai")
     model = dict(shipped, forms={k: v for k, v in shipped["forms"].items() if k != "daqidui"})
@@ -564,7 +616,7 @@ def test_player_opts_danger_model_layout(monkeypatch):
     shipped = evplayer.load_model("wanzai")
     model = dict(shipped, danger_model=1, tenpai=[0.5 + i for i in range(evplayer.N_TEN_F)],
                  wait=[-0.25 * i for i in range(evplayer.N_WAIT_F)])
-    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None, player="ev": model)
+    monkeypatch.setattr(evplayer, "_read_model", lambda path=None, player="ev": {"wanzai": model})
     row = evplayer.player_opts("wanzai")
     assert row[evplayer.OPT_DANGER] == 1
     assert row[evplayer.OPT_TENPAI: evplayer.OPT_TENPAI + 4] + row[evplayer.OPT_TENPAI_HI:
@@ -870,7 +922,7 @@ def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
     row = evplayer.player_opts("wanzai", {"kong": -0.5, "passed": 1})
     assert row[evplayer.OPT_KONG] == -0.5 and row[evplayer.OPT_PASSED] == 1
     model = dict(evplayer.load_model("wanzai"), wait_class=[1.4, 1.2, 1.05])
-    monkeypatch.setattr(evplayer, "load_model", lambda game, path=None, player="ev": model)
+    monkeypatch.setattr(evplayer, "_read_model", lambda path=None, player="ev": {"wanzai": model})
     assert evplayer.player_opts("wanzai")[evplayer.OPT_WAIT_CLASS: evplayer.OPT_WAIT_CLASS + 3] == [1.4, 1.2, 1.05]
     model["wait_class"] = [1.4, 0]
     with pytest.raises(evplayer.PlayerOptionError, match="wait_class"):

@@ -57,6 +57,7 @@ option given always wins.  The ranges and plain defaults are below.
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -95,26 +96,114 @@ class PlayerOptionError(ValueError):
 @lru_cache(maxsize=16)
 def _read_model(path: str | None, player: str = "ev") -> dict:
     if path is None:
-        text = resources.files("mjsim").joinpath(MODEL_FILES[player]).read_text()
+        text = resources.files("mjsim").joinpath(MODEL_FILES[player]).read_text(encoding="utf-8")
     else:
-        text = Path(path).read_text()
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except IsADirectoryError:
+            raise PlayerOptionError(f"model file {path!r}: is a directory, not a file") from None
+        except UnicodeDecodeError as e:
+            raise PlayerOptionError(f"model file {path!r}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        except OSError as e:
+            raise PlayerOptionError(f"model file {path!r}: {e.strerror or e}") from None
     try:
         return json.loads(text)
     except ValueError as e:
-        raise PlayerOptionError(f"model file {path!r} is not JSON: {e}") from None
+        raise PlayerOptionError(f"model file {path!r}: not JSON: {e}") from None
 
 
 def load_model(game: str, path: str | None = None, player: str = "ev") -> dict:
     """The win-probability and danger numbers for `game` (by default the ones shipped for
-    `player`, ev or ev_v1)."""
+    `player`, ev or ev_v1), checked: PlayerOptionError naming the file and the key."""
     data = _read_model(path, player)
+    where = path or "shipped"
+    if not isinstance(data, dict):
+        raise PlayerOptionError(f"model file {where!r}: must hold a JSON object (game -> model), "
+                                f"got {type(data).__name__}")
     if game not in data:
-        raise PlayerOptionError(f"model file {path or 'shipped'!r} has no entry for {game!r}")
-    model = data[game]
+        raise PlayerOptionError(f"model file {where!r} has no entry for {game!r}")
+    problem = _model_problem(game, data[game])
+    if problem:
+        raise PlayerOptionError(f"model file {where!r}: {problem}")
+    return data[game]
+
+
+def _finite(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _model_problem(game: str, model) -> str | None:
+    """What is wrong with a model entry (naming the key), or None.  Beside MODEL_FIELDS an
+    entry may hold style, form_shift, danger_model, wait_class and free-form notes
+    (note, fitted_on, danger_fitted_on)."""
+    if not isinstance(model, dict):
+        return f"{game!r} must be an object of model fields, got {json.dumps(model)}"
     missing = [f for f in MODEL_FIELDS if f not in model]
     if missing:
-        raise PlayerOptionError(f"model file {path or 'shipped'!r}: {game} lacks {', '.join(missing)}")
-    return model
+        return f"{game} lacks {', '.join(missing)}"
+
+    def number(key, x, lo=-math.inf, hi=math.inf, low_open=False):
+        if not _finite(x) or not lo <= x <= hi or (low_open and x == lo):
+            where = "" if lo == -math.inf else f" in ({lo:g}, {hi:g}]" if low_open else f" {lo:g}..{hi:g}"
+            return f"{game}.{key} must be a finite number{where}, got {json.dumps(x)}"
+        return None
+
+    def numbers(key, xs, n, what=None, **bounds):
+        if not isinstance(xs, list) or len(xs) != n:
+            return f"{game}.{key} must be {what or f'a list of {n} numbers'}, got {json.dumps(xs)}"
+        return next(filter(None, (number(f"{key}[{i}]", x, **bounds) for i, x in enumerate(xs))), None)
+
+    def table(key, names):
+        value = model.get(key, {})
+        if not isinstance(value, dict):
+            return f"{game}.{key} must be an object, got {json.dumps(value)}"
+        unknown = [k for k in value if k not in names]
+        if unknown:
+            return f"{game}.{key} has unknown key {unknown[0]!r} (expected {', '.join(names)})"
+        return None
+
+    danger = model.get("danger_model", 0)
+    if isinstance(danger, bool) or danger not in (0, 1):
+        return f"{game}.danger_model must be 0 or 1, got {json.dumps(danger)}"
+    n_tenpai, n_wait = (N_TEN_F, N_WAIT_F) if danger == 1 else (3, N_WAIT)
+    rows = model["win"]
+    form_names = ("standard",) + FITTED_FORMS
+    problems = [
+        number("self_share", model["self_share"], 0.0, 1.0),
+        number("loss", model["loss"]),
+        number("self_only", model["self_only"]),
+        None if isinstance(rows, list) and len(rows) == N_WIN_D else
+        f"{game}.win must be {N_WIN_D} rows of 3 numbers, got {json.dumps(rows)}",
+        *(numbers(f"win[{d}]", w, 3) for d, w in enumerate(rows if isinstance(rows, list) else [])),
+        numbers("tenpai", model["tenpai"], n_tenpai, f"a list of {n_tenpai} numbers for danger model {danger}"),
+        numbers("wait", model["wait"], n_wait, f"a list of {n_wait} numbers for danger model {danger}"),
+        None if model.get("wait_class") is None else
+        numbers("wait_class", model["wait_class"], 3, "3 danger multipliers (ranks 4-6, 3/7, 2/8)",
+                lo=0.0, hi=10.0, low_open=True),
+        table("style", tuple(STYLE)),
+        table("forms", form_names),
+        table("form_shift", form_names),
+    ]
+    problem = next(filter(None, problems), None)
+    if problem:
+        return problem
+    for key, value in model.get("style", {}).items():
+        _, lo, hi = STYLE[key]
+        problem = number(f"style.{key}", value, lo, hi)
+        if problem:
+            return problem
+    for name, pair in model["forms"].items():
+        problem = numbers(f"forms.{name}", pair, 2, "[intercept, slope]")
+        if problem:
+            return problem
+    for name, shift in model.get("form_shift", {}).items():
+        problem = number(f"form_shift.{name}", shift)
+        if problem:
+            return problem
+    if list(model["forms"].get("standard", (0.0, 1.0))) != [0.0, 1.0] or model.get("form_shift", {}).get(
+            "standard", 0.0) != 0.0:
+        return f"{game}.forms: the standard form is the base win model, its 'forms' entry must be [0, 1] with no shift"
+    return None
 
 
 def player_opts(game: str, options: dict | None = None, player: str = "ev") -> list[float]:
@@ -130,38 +219,21 @@ def player_opts(game: str, options: dict | None = None, player: str = "ev") -> l
         row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])
-    win = model["win"]
-    if len(win) != N_WIN_D or any(len(w) != 3 for w in win):
-        raise PlayerOptionError(f"model for {game}: 'win' must be {N_WIN_D} rows of 3 numbers")
-    for d, w in enumerate(win):
+    for d, w in enumerate(model["win"]):
         row[OPT_WIN + 3 * d: OPT_WIN + 3 * d + 3] = [float(x) for x in w]
     row[OPT_WIN_SELF_ONLY] = float(model["self_only"])
-    danger = model.get("danger_model", 0)
     tenpai, wait = model["tenpai"], model["wait"]
-    if danger == 1:     # feature logistics: tenpai (N_TEN_F coefficients), wait (N_WAIT_F)
-        if len(tenpai) != N_TEN_F or len(wait) != N_WAIT_F:
-            raise PlayerOptionError(f"model for {game}: danger model 1 needs 'tenpai' of {N_TEN_F} "
-                                    f"and 'wait' of {N_WAIT_F} numbers")
+    if model.get("danger_model", 0) == 1:   # feature logistics: tenpai (N_TEN_F coefficients), wait (N_WAIT_F)
         row[OPT_DANGER] = 1.0
         row[OPT_TENPAI: OPT_TENPAI + 4] = [float(x) for x in tenpai[:4]]
         row[OPT_TENPAI_HI: OPT_TENPAI_HI + 4] = [float(x) for x in tenpai[4:]]
-    elif danger == 0:   # counts logistic and the 20-cell wait table
-        if len(tenpai) != 3 or len(wait) != N_WAIT:
-            raise PlayerOptionError(f"model for {game}: 'tenpai' must hold 3 and 'wait' {N_WAIT} numbers")
+    else:               # danger model 0: counts logistic and the 20-cell wait table
         row[OPT_TENPAI: OPT_TENPAI + 3] = [float(x) for x in tenpai]
-    else:
-        raise PlayerOptionError(f"model for {game}: danger_model must be 0 or 1, got {danger!r}")
     row[OPT_WAIT: OPT_WAIT + len(wait)] = [float(x) for x in wait]
     wait_class = model.get("wait_class")     # optional: absent keeps the danger unscaled
     if wait_class is not None:
-        if len(wait_class) != 3 or not all(isinstance(x, (int, float)) and 0 < x <= 10 for x in wait_class):
-            raise PlayerOptionError(f"model for {game}: 'wait_class' must be 3 numbers in (0, 10] "
-                                    f"(danger multipliers of ranks 4-6, 3/7, 2/8)")
         row[OPT_WAIT_CLASS: OPT_WAIT_CLASS + 3] = [float(x) for x in wait_class]
     forms, shift = model["forms"], model.get("form_shift", {})
-    if list(forms.get("standard", (0.0, 1.0))) != [0.0, 1.0] or shift.get("standard", 0.0) != 0.0:
-        raise PlayerOptionError(f"model for {game}: the standard form is the base win model, "
-                                f"its 'forms' entry must be [0, 1] with no shift")
     for i, f in enumerate(FITTED_FORMS):
         # a form the model file does not name (an older fit) gets the standard form's numbers
         intercept, slope = forms.get(f, (0.0, 1.0))

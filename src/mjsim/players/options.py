@@ -41,6 +41,8 @@ def split_name(name: str) -> tuple[str, dict]:
             options[key] = searchplayer.parse_option(name, key, value)
             continue
         if key == "model":
+            if Path(value).is_dir():
+                raise PlayerOptionError(f"player {name!r}: model file {value!r} is a directory, not a file")
             if not Path(value).is_file():
                 raise PlayerOptionError(f"player {name!r}: model file {value!r} not found")
             options[key] = value
