@@ -288,6 +288,24 @@ def test_refusals_are_one_line_and_exit_2(capsys, tmp_path, args, message):
     assert not (tmp_path / "r").exists()      # refused before any work
 
 
+@pytest.mark.parametrize("option, value", [("--chunk", "0"), ("--chunk", "-16"), ("--chunk", "24"),
+                                           ("--chunk", "2000000"), ("--session-hands", "0"),
+                                           ("--session-hands", "200000"), ("--hands", "0")])
+def test_sizes_are_refused_as_simulate_refuses_them(capsys, tmp_path, option, value):
+    sizes = {"--hands": "1600", "--session-hands": "16", option: value}
+    sizes = [x for kv in sizes.items() for x in kv]
+    code, _, err = cli(capsys, "simulate", *sizes, "--out", tmp_path / "s", "--no-progress")
+    assert code == 2
+    simulate_line = one_line(err)
+    assert simulate_line.startswith(f"error: {option}")
+    code, _, err = cli(capsys, "balance", "--rules", "anhua", "--vary", "multipliers.qingyise=1..200",
+                       "--target", "property money:qingyise=0.1", *sizes, "--out", tmp_path / "r",
+                       "--no-progress")
+    assert code == 2
+    assert one_line(err) == simulate_line
+    assert not (tmp_path / "r").exists()      # refused before any work
+
+
 def test_several_populations_side_by_side(capsys, tmp_path):
     code, stdout, err = cli(capsys, "balance", "--rules", "anhua", "--vary", "multipliers.qingyise=30..150",
                             "--target", "property money:qingyise=0.10", "--hands", "800", "--seed", "5",

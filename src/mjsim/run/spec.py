@@ -115,6 +115,14 @@ def _not_whole_sessions(hands: int, session_hands: int) -> str:
             f"{session_hands}); the nearest that work: {' or '.join(options)}")
 
 
+def check_chunk(chunk: int, session_hands: int) -> int:
+    """--chunk, for a checked --session-hands: 1..MAX_CHUNK hands, in whole sessions."""
+    chunk = _positive_int("--chunk", chunk, maximum=max(MAX_CHUNK, session_hands))
+    if chunk % session_hands:
+        raise ValueError(f"--chunk {chunk} must be a multiple of --session-hands {session_hands} (a chunk never splits a session)")
+    return chunk
+
+
 def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HANDS,
               session_hands: int = DEFAULT_SESSION_HANDS, seed: int = 0, chunk: int | None = None,
               label: str = "", swept: Sequence[tuple[str, object]] = (), population: str = "") -> RunSpec:
@@ -130,9 +138,7 @@ def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HAN
     if chunk is None:
         # the default chunk is a whole number of sessions, and never more than the run
         chunk = min(hands, max(session_hands, DEFAULT_CHUNK // session_hands * session_hands))
-    chunk = _positive_int("--chunk", chunk, maximum=max(MAX_CHUNK, session_hands))
-    if chunk % session_hands:
-        raise ValueError(f"--chunk {chunk} must be a multiple of --session-hands {session_hands} (a chunk never splits a session)")
+    chunk = check_chunk(chunk, session_hands)
     swept = tuple((str(k), v) for k, v in swept)
     clash = [k for k, _ in swept if k in hands_schema().names]
     if clash:

@@ -20,7 +20,11 @@ def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None) -> 
     least FIRST_HANDS, at most the runner's default chunk), and the cap is max_hands in
     whole chunks."""
     from mjsim.run import runner
+    from mjsim.run.spec import check_chunk
 
+    # the sizes checked as simulate checks them (the same messages)
+    max_hands = runner._positive_int("--hands (number of hands)", max_hands, maximum=runner.MAX_HANDS)
+    session_hands = runner._positive_int("--session-hands", session_hands, maximum=runner.MAX_SESSION_HANDS)
     if chunk is None:
         # a first step of a few thousand hands at least: fewer say little about a pattern's share
         want = min(runner.DEFAULT_CHUNK, max(session_hands, max_hands // 64, min(max_hands, FIRST_HANDS)))
@@ -30,8 +34,7 @@ def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None) -> 
                     if max_hands % c == 0 and max(want / 2, min(FIRST_HANDS, max_hands)) <= c]
         if divisors:
             chunk = min(divisors, key=lambda c: (abs(c - want), c))
-    if chunk % session_hands:
-        raise ValueError(f"--chunk {chunk} must be a multiple of --session-hands {session_hands}")
+    chunk = check_chunk(chunk, session_hands)
     if max_hands < chunk:
         raise ValueError(f"--hands {max_hands:,} is less than one chunk ({chunk:,} hands)")
     return chunk, chunk, max_hands // chunk * chunk
