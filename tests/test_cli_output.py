@@ -223,3 +223,76 @@ def test_cache_keeps_one_other_build():
     from mjsim.core import table_cache
 
     assert table_cache.KEEP == 1
+
+
+def _output_commands(dataset, tmp_path):
+    """(command line up to the output option, what it would create) per command."""
+    return {
+        "simulate": (["simulate", "--players", "greedy", "--hands", "32", "--out", tmp_path / "s", "--no-progress"],
+                     tmp_path / "s"),
+        "report": (["report", dataset], None),
+        "compare": (["compare", dataset, dataset], None),
+        "sweep": (["sweep", "--rules", "anhua", "--grid", "birds=0,1", "--players", "greedy", "--hands", "32",
+                   "--out", tmp_path / "w", "--no-progress"], tmp_path / "w"),
+        "arena": (["arena", "greedy", "--baseline", "random", "--deals", "1", "--workers", "1", "--no-progress"], None),
+        "balance": (["balance", "--rules", "anhua", "--vary", "birds=0..2", "--players", "greedy",
+                     "--target", "score:dealer - non-dealer<=0", "--hands", "1600", "--out", tmp_path / "b", "--no-progress"],
+                    tmp_path / "b"),
+    }
+
+
+@pytest.mark.parametrize("command, option", [
+    ("simulate", "--csv"), ("simulate", "--json"), ("report", "--html"), ("report", "--csv"),
+    ("compare", "--html"), ("compare", "--json"), ("sweep", "--html"), ("sweep", "--csv"), ("arena", "--json"),
+    ("balance", "--html"), ("balance", "--write"), ("balance", "--json"),
+])
+def test_output_files_are_checked_before_any_work(dataset, capsys, tmp_path, command, option):
+    argv, created = _output_commands(dataset, tmp_path)[command]
+    suffix = {"--csv": ".csv", "--json": ".json", "--html": ".html", "--write": ".toml"}[option]
+    folder = tmp_path / f"emptydir{suffix}"
+    folder.mkdir()
+    code, _, err = run(capsys, *argv, option, folder)
+    assert code == 2
+    assert one_line(err) == f"error: {option} {folder}: is a directory, not a file"
+    a_file = tmp_path / "plain.txt"
+    a_file.write_text("")
+    code, _, err = run(capsys, *argv, option, a_file / f"out{suffix}")
+    assert code == 2
+    assert one_line(err) == f"error: {option} {a_file / f'out{suffix}'}: {a_file} exists and is not a directory"
+    assert created is None or not created.exists()      # refused before any work
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name, "plain.txt"]
+    assert not list(folder.iterdir())
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc, where no file can be made")
+def test_output_file_in_a_directory_that_cannot_be_made(dataset, capsys):
+    code, _, err = run(capsys, "report", dataset, "--html", "/proc/x/c.html")
+    assert code == 2
+    assert one_line(err).startswith("error: --html /proc/x/c.html: directory /proc/x does not exist and cannot "
+                                    "be made in /proc (")
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path):
+    import pandas as pd
+
+    from mjsim.analysis import report
+
+    (tmp_path / "d.html").mkdir()
+    (tmp_path / "d.csv").mkdir()
+    with pytest.raises(IsADirectoryError):
+        report.write_html(tmp_path / "d.html", "<p>x</p>" * 1000)
+    with pytest.raises(IsADirectoryError):
+        report.write_table(pd.DataFrame({"a": [1]}), tmp_path / "d.csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "d.html"]
+
+
+@pytest.mark.parametrize("option, name, fmt", [("--csv", "t.json", "CSV"), ("--json", "t.csv", "JSON"),
+                                               ("--json", "t.txt", "JSON")])
+def test_a_table_file_named_for_the_other_format_is_refused(capsys, tmp_path, option, name, fmt):
+    suffix = option.replace("--", ".")
+    code, _, err = run(capsys, "simulate", "--players", "greedy", "--hands", "32", "--out", tmp_path / "s",
+                       "--no-progress", option, tmp_path / name)
+    assert code == 2
+    assert one_line(err) == (f"error: {option} {tmp_path / name}: {option} writes {fmt}, so the file name must "
+                             f"end with {suffix} (a table is written as .csv or .json)")
+    assert not list(tmp_path.iterdir())       # refused before any work

@@ -465,18 +465,19 @@ def comparison_frame(base: VariantStats, others: Sequence[VariantStats], results
 
 
 def write_table(frame, path: str | Path) -> Path:
-    """A DataFrame as CSV or JSON (records), by the file's suffix."""
+    """A DataFrame as CSV or JSON (records), by the file's suffix; complete or absent."""
+    from mjsim.dataset.storage import write_atomic
+
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".json"):
         raise ValueError(f"{path}: a table is written as .csv or .json")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
     if suffix == ".csv":
-        frame.to_csv(tmp, index=False)
+        text = frame.to_csv(index=False)
     else:
-        frame.to_json(tmp, orient="records", indent=1, force_ascii=False)
-    tmp.replace(path)
+        text = frame.to_json(orient="records", indent=1, force_ascii=False)
+    write_atomic(path, text.encode("utf-8"))
     return path
 
 
@@ -890,9 +891,10 @@ def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: s
 
 
 def write_html(path: str | Path, text: str) -> Path:
+    """The page, complete or absent (no temporary file is left behind)."""
+    from mjsim.dataset.storage import write_atomic
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, text.encode("utf-8"))
     return path

@@ -10,8 +10,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from mjsim.cli.common import (_ADJUST_HELP, _RUN_HELP, _check_adjust, _comparison, _one_variant, _population_comparisons,
-                              _populations, _print_json, _run_specs, _timing_line, _write_tables,
+from mjsim.cli.common import (_ADJUST_HELP, _RUN_HELP, _check_adjust, _check_outputs, _comparison, _one_variant,
+                              _population_comparisons, _populations, _print_json, _run_specs, _timing_line, _write_tables,
                               app, console, err, load_rules)
 
 
@@ -29,6 +29,7 @@ def report_cmd(
     from mjsim.analysis import report
     from mjsim.analysis import stats
 
+    _check_outputs(("--html", None if no_html else html or Path(directory) / "report.html"), tables=(csv, json_out))
     missing = set(variant) - set(stats.variants(directory))
     if missing:
         raise ValueError(f"{directory} has no variant {', '.join(sorted(missing))} "
@@ -59,6 +60,7 @@ def compare_cmd(
     from mjsim.analysis import stats
 
     adjust = _check_adjust(adjust)
+    _check_outputs(("--html", html), tables=(csv, json_out))
     if players:
         _compare_populations(dir_a, dir_b, variant_a, variant_b, players, html, csv, json_out, adjust)
         return
@@ -123,6 +125,7 @@ def sweep(
     from mjsim.analysis import stats
 
     adjust = _check_adjust(adjust)
+    _check_outputs(("--html", html or Path(out) / "compare.html"), tables=(csv, json_out))
 
     base = load_rules(rules, settings)
     grid_values = runner.parse_grid(grid)

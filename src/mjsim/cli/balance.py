@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from mjsim.cli.common import _RUN_HELP, _run_specs, app, console, err, load_rules
+from mjsim.cli.common import _RUN_HELP, _check_outputs, _run_specs, app, console, err, load_rules
 
 
 
@@ -48,6 +48,7 @@ def balance_cmd(
     from mjsim.run import balance as bal
     from mjsim.run import runner
 
+    _check_outputs(("--html", html or Path(out) / "balance.html"), ("--write", write), ("--json", json_out))
     base = load_rules(rules, settings)
     varies = [bal.parse_vary(v, base) for v in vary]
     targets = bal.parse_targets(target, base.game)

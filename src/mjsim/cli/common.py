@@ -219,6 +219,23 @@ def _write_tables(frame, csv: Optional[Path], json_out: Optional[Path]) -> None:
             err.print(f"table: {report.write_table(frame, path)}", highlight=False, markup=False)
 
 
+def _check_outputs(*options: tuple[str, Optional[Path]], tables: tuple[Optional[Path], Optional[Path]] = (None, None)
+                   ) -> None:
+    """Each (option, file) given, and the table files `tables` (--csv, --json), can be
+    written: checked before any work, one line naming the option, the file and the problem.
+    A table's file name ends as its option says (--csv x.json is refused, not guessed)."""
+    from mjsim.dataset.storage import check_writable_file
+
+    csv, json_out = tables
+    for option, path, suffix in (("--csv", csv, ".csv"), ("--json", json_out, ".json")):
+        if path is not None and path.suffix.lower() != suffix:
+            raise ValueError(f"{option} {path}: {option} writes {suffix[1:].upper()}, so the file name must end "
+                             f"with {suffix} (a table is written as .csv or .json)")
+    for option, path in (*options, ("--csv", csv), ("--json", json_out)):
+        if path is not None:
+            check_writable_file(option, path)
+
+
 _ADJUST_HELP = "Multiple-comparison adjustment of the p-values: holm, fdr_bh (Benjamini-Hochberg) or none."
 
 

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from mjsim.cli.common import _RUN_HELP, _hands_bar, app, console, err, load_rules
+from mjsim.cli.common import _RUN_HELP, _check_outputs, _hands_bar, app, console, err, load_rules
 
 
 
@@ -27,6 +27,7 @@ def arena(
     the edge in points per seat-hand with a deal-clustered 95% interval."""
     from mjsim.run import arena as arena_mod
 
+    _check_outputs(("--json", json_out))
     r = load_rules(rules, settings)
     ch, base = arena_mod.parse_player(challenger), arena_mod.parse_player(baseline)
     with _hands_bar(progress, f"{ch} vs 3x {base}") as advance:

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from mjsim.run.spec import SEPARATOR
-from mjsim.cli.common import _RUN_HELP, _populations, _run_precision, _run_specs, _summary, app, load_rules
+from mjsim.cli.common import _RUN_HELP, _check_outputs, _populations, _run_precision, _run_specs, _summary, app, load_rules
 
 
 
@@ -40,6 +40,7 @@ def simulate(
     """Play seeded hands into a Parquet dataset (resumable), then print a summary."""
     from mjsim.run import runner
 
+    _check_outputs(tables=(csv, json_out))
     r = load_rules(rules, settings)
     pops = _populations(players)
     if precision:

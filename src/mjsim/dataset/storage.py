@@ -25,19 +25,47 @@ if TYPE_CHECKING:
 def check_writable(out: Path) -> None:
     """Fail before any work if `out` cannot hold the dataset; creates nothing."""
     out = Path(out)
-    probe_dir = out
-    while not probe_dir.exists():
-        if probe_dir.parent == probe_dir:
-            break
-        probe_dir = probe_dir.parent
+    probe_dir = _existing_ancestor(out)
     if not probe_dir.is_dir():
         raise OSError(f"--out {out}: {probe_dir} exists and is not a directory")
+    problem = _cannot_write_in(probe_dir)
+    if problem:
+        raise OSError(f"--out {out}: cannot write in {probe_dir} ({problem})")
+
+
+def check_writable_file(option: str, path: Path) -> None:
+    """Fail before any work if the file `path` (given as `option`, e.g. --html) cannot be
+    written: one line naming both.  Creates nothing (missing directories are made when the
+    file is written, as for --out)."""
+    path = Path(path)
+    if path.is_dir():
+        raise OSError(f"{option} {path}: is a directory, not a file")
+    probe_dir = _existing_ancestor(path.parent)
+    if not probe_dir.is_dir():
+        raise OSError(f"{option} {path}: {probe_dir} exists and is not a directory")
+    problem = _cannot_write_in(probe_dir)
+    if problem and probe_dir != path.parent:
+        raise OSError(f"{option} {path}: directory {path.parent} does not exist and cannot be made in "
+                      f"{probe_dir} ({problem})")
+    if problem:
+        raise OSError(f"{option} {path}: cannot write in directory {probe_dir} ({problem})")
+
+
+def _existing_ancestor(path: Path) -> Path:
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
+def _cannot_write_in(directory: Path) -> str | None:
+    """Why no file can be made in `directory`, or None."""
     try:  # a real write: os.access is blind to read-only mounts for some setups and to root
-        fd, probe = tempfile.mkstemp(prefix=".mjsim-probe-", dir=probe_dir)
+        fd, probe = tempfile.mkstemp(prefix=".mjsim-probe-", dir=directory)
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
-        raise OSError(f"--out {out}: cannot write in {probe_dir} ({e.strerror or e})") from None
+        return str(e.strerror or e)
+    return None
 
 
 def write_atomic(path: Path, data: bytes) -> None:

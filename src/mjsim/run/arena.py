@@ -543,9 +543,9 @@ def write_json(result: ArenaResult, path) -> Path:
     import json
     from pathlib import Path
 
+    from mjsim.dataset.storage import write_atomic
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(result_dict(result), ensure_ascii=False, indent=1, default=float))
-    tmp.replace(path)
+    write_atomic(path, json.dumps(result_dict(result), ensure_ascii=False, indent=1, default=float).encode("utf-8"))
     return path

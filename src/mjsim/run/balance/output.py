@@ -23,6 +23,7 @@ def write_rules(path: str | Path, rules) -> Path:
     from mjsim.run import runner
 
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     runner.write_atomic(path, rules.to_toml().encode())
     return path
 
@@ -34,6 +35,7 @@ def write_json(path: str | Path, answers: Sequence[Balance]) -> Path:
     data = {"best": first["best"], "targets": first["targets"], "status": first["status"],
             "populations": [a.as_json() for a in answers]}
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     runner.write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
     return path
 
