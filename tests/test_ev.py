@@ -676,6 +676,46 @@ def test_fit_ev_cli(tmp_path, capsys):
     assert "at least 100" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "-1"], "--seed must be 0 or more, got -1"),
+    (["--seed", str(2**64)], "--seed must be at most 18,446,744,073,709,551,615, got 18,446,744,073,709,551,616"),
+    (["--hands", "99999999999999999999"],
+     "--hands (number of hands) must be at most 4,611,686,018,427,387,904, got 99,999,999,999,999,999,999"),
+])
+def test_fit_ev_refuses_seeds_and_hands_as_simulate_does(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.setattr(evfit, "fit", lambda *a, **k: pytest.fail("the fit started"))
+    code, _, err = cli(capsys, "fit-ev", *argv, "--out", tmp_path / "m.json", "--no-progress")
+    assert code == 2 and one_line(err) == f"error: {message}"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[1, 2]", "exists and is not a model file (it holds a JSON list, not an object of games)"),
+    ('{"wanzai": 3}', "its 'wanzai' entry is not an object of model fields"),
+    ("{bad", "exists and is not a model file (not JSON: Expecting property name enclosed in double quotes: "
+             "line 1 column 2 (char 1))"),
+    (None, "is a directory, not a file"),
+])
+def test_fit_ev_out_is_checked_before_the_fit(tmp_path, capsys, monkeypatch, content, message):
+    monkeypatch.setattr(evfit, "fit", lambda *a, **k: pytest.fail("the fit started"))
+    out = tmp_path / "m.json"
+    if content is None:
+        out.mkdir()
+    else:
+        out.write_text(content)
+    code, _, err = cli(capsys, "fit-ev", "--players", "greedy", "--out", out, "--no-progress")
+    assert code == 2 and one_line(err) == f"error: --out {out}: {message}"
+    assert content is None or out.read_text() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+
+
+def test_fit_takes_the_largest_seed(monkeypatch):
+    """Wanzai's danger model is fitted on seed + 1: after 2^64 - 1 comes 0."""
+    seeds = []
+    monkeypatch.setattr(evfit, "fit_danger", lambda rules, hands, seed, progress=None: seeds.append(seed) or {})
+    evfit.fit(Rules.load("wanzai"), hands=20, seed=runner.MAX_SEED, players=("greedy",) * 4)
+    assert seeds == [0]
+
+
 # ------------------------------------------------------------------ slow: value response, strength
 
 def rate(rules, predicate, n=20_000, seed=11):

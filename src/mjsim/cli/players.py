@@ -55,9 +55,13 @@ def fit_ev(
     from mjsim.run import runner
 
     r = load_rules(rules, settings)
+    hands = runner._positive_int("--hands (number of hands)", hands, maximum=runner.MAX_HANDS)
     if hands < 100:
         raise ValueError(f"--hands must be at least 100 to fit the model, got {hands}")
+    seed = runner._positive_int("--seed", seed, minimum=0, maximum=runner.MAX_SEED)
     names = runner.parse_players(players)
+    _check_outputs(("--out", out))
+    evfit.read_existing(out, r.game)        # a file it cannot update: refused before the fit
     with _hands_bar(progress, f"fit-ev {r.variant}") as advance:
         entry = evfit.fit(r, hands=hands, seed=seed, players=names,
                           progress=None if advance is None else (lambda i: advance(i, hands)))

@@ -289,7 +289,7 @@ def _logit(X: np.ndarray, y: np.ndarray) -> np.ndarray:
 def fit(rules: Rules, hands: int = 3000, seed: int = 12345, players=("ev",) * 4,
         progress=None) -> dict:
     """Self-play `hands` hands and fit the model entry for `rules.game`; in Wanzai also
-    the feature danger model, on `hands` more hands of 4x greedy (seed + 1), as the shipped
+    the feature danger model, on `hands` more hands of 4x greedy (seed + 1, mod 2^64), as the shipped
     model was.  progress(done) is called after each hand, done counting to
     `hands` (in Wanzai each of the two runs counts for half)."""
     phases = 2 if rules.game == "wanzai" else 1
@@ -319,7 +319,7 @@ def fit(rules: Rules, hands: int = 3000, seed: int = 12345, players=("ev",) * 4,
                       np.array(wait_rows, float), n_self / max(n_wins, 1),
                       float(np.mean(disc_paid)) if disc_paid else 1.0)
     if rules.game == "wanzai":
-        entry.update(fit_danger(rules, hands=hands, seed=seed + 1, progress=None if progress is None
+        entry.update(fit_danger(rules, hands=hands, seed=(seed + 1) % 2**64, progress=None if progress is None
                                 else (lambda i: progress((hands + i) // 2))))
     return entry
 
@@ -396,15 +396,39 @@ def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarra
 TUNED = ("style", "form_shift", "note")
 
 
+def read_existing(path: Path, game_name: str) -> dict:
+    """The model file `path` as write() updates it ({} when there is none); ValueError
+    naming the file when it cannot be updated (checked before a fit: fit-ev --out)."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ValueError(f"--out {path}: cannot be read ({e.strerror or e})") from None
+    except ValueError as e:     # not JSON, or not UTF-8
+        raise ValueError(f"--out {path}: exists and is not a model file (not JSON: {e})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"--out {path}: exists and is not a model file (it holds a JSON {type(data).__name__}, "
+                         f"not an object of games)")
+    if not isinstance(data.get(game_name, {}), dict):
+        raise ValueError(f"--out {path}: its {game_name!r} entry is not an object of model fields")
+    return data
+
+
 def write(path: Path, game_name: str, entry: dict) -> None:
     """Write (or update) a model file with the fitted entry for one game; the tuned parts
     (style defaults, form shifts) of the entry already there, or else of the shipped
     model, are kept."""
-    data = json.loads(path.read_text()) if path.exists() else {}
+    from mjsim.dataset.storage import write_atomic
+
+    path = Path(path)
+    data = read_existing(path, game_name)
     old = data.get(game_name) or evplayer.load_model(game_name)
     entry = dict(entry)
     for key in TUNED:
         if key in old:
             entry[key] = old[key]
     data[game_name] = entry
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
