@@ -131,3 +131,23 @@ def test_manifest_records_what_made_the_data(fake, tmp_path, monkeypatch):
     assert run["started"] <= run["finished"]
     runner.run(runner.make_spec(WANZAI, hands=800, chunk=800), out, workers=1, progress=False)
     assert len(json.loads((out / "manifest.json").read_text())["runs"]) == 2   # a resume is a run too
+
+
+@pytest.mark.parametrize("manifest, problem", [
+    ([], "a JSON list, not an object"),
+    ({}, "no object 'variants'"),
+    ({"variants": 5}, "no object 'variants'"),
+    ({"variants": {"wanzai": 3}}, "variant 'wanzai' is not an object"),
+    ({"variants": {}, "runs": 5}, "'runs' is not a list of objects"),
+])
+def test_a_manifest_of_the_wrong_shape_is_one_line(fake, tmp_path, capsys, manifest, problem):
+    out = tmp_path / "m"
+    runner.run(runner.make_spec(WANZAI, hands=800, chunk=800), out, workers=1, progress=False)
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    want = f"error: {out / 'manifest.json'}: not an mjsim manifest ({problem})"
+    for argv in (["report", out, "--no-html"], ["compare", out, out, "--html", tmp_path / "c.html"],
+                 ["simulate", "--hands", "800", "--chunk", "800", "--workers", "1", "--out", out, "--no-progress"]):
+        assert main([str(a) for a in argv]) == 2
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == [want] and "Traceback" not in err, argv
+    assert not (tmp_path / "c.html").exists()

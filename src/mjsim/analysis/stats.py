@@ -28,7 +28,6 @@ Comparisons (`compare`, `compare_all`):
 """
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -407,11 +406,10 @@ def variants(root: str | Path) -> list[str]:
 
 
 def _manifest(root: Path) -> dict:
-    path = Path(root) / "manifest.json"
-    try:
-        return json.loads(path.read_text()).get("variants", {})
-    except (OSError, ValueError):
-        return {}
+    """The manifest's variants ({} without a manifest); OSError naming a damaged one."""
+    from mjsim.dataset.manifest import read_manifest
+
+    return read_manifest(root)["variants"]
 
 
 def summarize(root: str | Path, variant: str | None = None):

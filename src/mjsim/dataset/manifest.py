@@ -22,6 +22,8 @@ _FLAG = {"rules_hash": "--rules/--set", "seed": "--seed", "players": "--players"
 
 
 def read_manifest(out: Path) -> dict:
+    """DIR/manifest.json ({"variants": {}} when there is none), its structure checked:
+    OSError naming the file when it is unreadable or not an mjsim manifest."""
     path = Path(out) / "manifest.json"
     if not path.exists():
         return {"variants": {}}
@@ -29,9 +31,25 @@ def read_manifest(out: Path) -> dict:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as e:
         raise OSError(f"{path}: unreadable manifest ({e})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("variants"), dict):
-        raise OSError(f"{path}: not an mjsim manifest")
+    problem = _manifest_problem(data)
+    if problem:
+        raise OSError(f"{path}: not an mjsim manifest ({problem})")
     return data
+
+
+def _manifest_problem(data) -> str | None:
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    variants = data.get("variants")
+    if not isinstance(variants, dict):
+        return "no object 'variants'"
+    bad = next((name for name, entry in variants.items() if not isinstance(entry, dict)), None)
+    if bad is not None:
+        return f"variant {bad!r} is not an object"
+    runs = data.get("runs", [])
+    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+        return "'runs' is not a list of objects"
+    return None
 
 
 def check_manifest(out: Path, specs: Sequence[RunSpec], allow_version_mix: bool = False) -> None:
