@@ -115,6 +115,22 @@ def test_arena_json(capsys, tmp_path):
     assert f"{got['edge']['mean']:+.4f}" in out                 # the same figure the text shows
 
 
+def test_arena_json_writes_null_for_a_missing_interval(capsys, tmp_path):
+    """One deal has no deal-clustered interval: the terminal shows nan, the file null
+    (valid JSON: NaN is not a JSON number)."""
+    code, out, err = run(capsys, "arena", "greedy", "--baseline", "random", "--deals", "1", "--workers", "1",
+                         "--no-progress", "--json", tmp_path / "a.json")
+    assert code == 0, err
+    assert "[+nan, +nan]" in out
+
+    def refuse(constant):
+        raise ValueError(f"{constant} in the JSON")
+
+    got = json.loads((tmp_path / "a.json").read_text(), parse_constant=refuse)
+    assert got["edge"]["low"] is None and got["edge"]["high"] is None and got["edge"]["se"] is None
+    assert got["edge"]["mean"] == float(out.split("edge (points per seat-hand): ")[1].split()[0])
+
+
 def test_hand_shows_chinese_names_beside_ids(capsys):
     code, out, _ = run(capsys, "hand", "147m258p9s1234567z")
     assert code == 0

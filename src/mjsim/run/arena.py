@@ -535,7 +535,16 @@ def result_dict(result: ArenaResult) -> dict:
         elif isinstance(value, dict):
             value = {k: dataclasses.asdict(v) if dataclasses.is_dataclass(v) else v for k, v in value.items()}
         out[f.name] = value
-    return out
+    return _null_if_not_finite(out)
+
+
+def _null_if_not_finite(v):
+    """NaN and infinities as null (JSON has no such numbers; `simulate --json` writes null too)."""
+    if isinstance(v, dict):
+        return {k: _null_if_not_finite(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_null_if_not_finite(x) for x in v]
+    return None if isinstance(v, float) and not math.isfinite(v) else v
 
 
 def write_json(result: ArenaResult, path) -> Path:
