@@ -88,7 +88,7 @@ def test_html_report_is_self_contained_with_plots(data):
     for title in ("Pattern frequencies", "Score distributions", "Session result distribution",
                   "Hand length distribution"):
         assert re.search(rf'<h4 id="[^"]+">{title}</h4>\s*<img', text)
-    for pattern in mjsim.engine.PATTERNS[:15]:    # every Wanzai pattern, seen or not, with its Chinese name
+    for pattern in mjsim.play.engine.PATTERNS[:15]:    # every Wanzai pattern, seen or not, with its Chinese name
         zh = mjsim.vocab.chinese(pattern)
         assert zh and f'<td>{pattern}<span class="zh" lang="zh-Hant">{zh}</span></td>' in text
     # values beside frequencies, points per win and share of money per pattern
@@ -141,6 +141,26 @@ def test_html_comparison_flags_the_significant_rows(data):
     assert text.count("paired t-test on per-hand differences") == 1      # in the legend, not per cell
     same = report.html_comparison(a, [a])
     assert 'class="sig"' not in same
+
+
+def test_dollar_signs_in_labels_are_text_not_mathtext(data, tmp_path, capsys):
+    """A label (a rules file name, a model path) with $ in it: matplotlib would read
+    "$1 and $2" as mathtext and fail to parse it; the plots print it as written."""
+    a, b = stats.variant_stats(data["a"]), stats.variant_stats(data["b"])
+    a.info["label"], b.info["label"] = "price $1 and $2", "rules $x$ and $"
+    page = report.html_report([a])
+    assert len(_images(page)) >= 6 and "price $1 and $2" in page
+    page = report.html_comparison(a, [b])
+    assert len(_images(page)) >= 7 and "rules $x$ and $" in page
+    # through the CLI too: a rules file whose name holds $ names the variant and the plots
+    rules = tmp_path / "price_$1_to_$2.toml"
+    rules.write_text('rules = "wanzai"\nbase = 2\n', encoding="utf-8")
+    out = make_dataset(tmp_path / "d", rules=mjsim.Rules.load(rules))
+    assert main(["report", str(out)]) == 0, capsys.readouterr().err
+    assert main(["compare", str(data["a"]), str(out), "--html", str(tmp_path / "c.html")]) == 0, \
+        capsys.readouterr().err
+    assert "price_$1_to_$2" in (out / "report.html").read_text()
+    assert "price_$1_to_$2" in (tmp_path / "c.html").read_text()
 
 
 def test_cli_report_and_compare(data, tmp_path, capsys):

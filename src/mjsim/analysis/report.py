@@ -524,6 +524,9 @@ def _plt():
     matplotlib.use("Agg", force=True)   # no display, same output everywhere
     import matplotlib.pyplot as plt
 
+    # every text on a plot is data (labels, rules file names, model paths): never mathtext,
+    # so "$1 and $2" is printed as written instead of failing to parse
+    matplotlib.rcParams["text.parse_math"] = False
     font = cjk_font()
     if font:   # Latin from DejaVu, Chinese from the CJK font (matplotlib's per-glyph fallback)
         matplotlib.rcParams["font.family"] = ["DejaVu Sans", font]
