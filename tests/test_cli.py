@@ -29,6 +29,10 @@ def test_hand_shows_evaluation_shanten_and_waits(capsys):
         (("hand", "--rules", "anhua", "123456789m12345p"), "indicator"),
         (("replay", "--players", "greedy,foo"), "exactly 4"),
         (("replay", "--players", "greedy,greedy,smart,greedy"), "unknown player 'smart'"),
+        (("hand", "--set", "honor_chow=false", "--melds", "chow:1z2z3z", "1234567m23p45s"),
+         "meld #1: 123z is an honor chow, and honor_chow = false: honor runs may not be chowed"),
+        (("hand", "--set", "honor_chow=false", "--melds", "pung:111m,chow:東南西", "--discard", "--win-tile", "1p",
+          "11p2345s"), "meld #2: 123z is an honor chow"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):

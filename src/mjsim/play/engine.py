@@ -152,6 +152,10 @@ def _prepare(rules: Rules, hand, melds, wild, sizes: tuple[int, ...]):
         raise TypeError(f"rules must be a mjsim.Rules (use mjsim.Rules.load('wanzai')), got {type(rules).__name__}")
     kinds = _kinds(hand, "hand")
     ms = parse_melds(rules.game, melds)
+    for i, m in enumerate(ms):
+        if m.kind == "chow" and m.tiles[0] >= 27 and not rules.get("honor_chow", False):
+            raise TileError(f"meld #{i + 1}: {format_tiles(m.tiles)} is an honor chow, and honor_chow = false: "
+                            f"honor runs may not be chowed")
     indicator = _indicator(rules, wild)
     expected = [s - 3 * len(ms) for s in sizes]
     if len(kinds) not in expected:
