@@ -593,16 +593,22 @@ def _danger_row(seed):
     return row, shares
 
 
+def _random_table(rng, min_live=0):
+    """A random 14-tile hand, tiles in sight, three opponents (pool, discards, melds, suit
+    mask) and a live wall, as the danger shims take them."""
+    wall = rng.permutation(np.repeat(np.arange(34), 4))
+    hand = np.bincount(wall[:14], minlength=34).tolist()
+    seen = np.bincount(wall[14:14 + int(rng.integers(0, 30))], minlength=34).tolist()
+    opps = [(list(wall[60 + 10 * i: 60 + 10 * i + int(rng.integers(0, 10))]), int(rng.integers(0, 15)),
+             int(rng.integers(0, 4)), int(rng.integers(0, 16))) for i in range(3)]
+    return hand, seen, opps, int(rng.integers(min_live, 80))
+
+
 def test_seat_risk_is_tenpai_times_wait_summed_over_opponents():
     row, shares = _danger_row(4)
     rng = np.random.default_rng(4)
     for trial in range(20):
-        wall = rng.permutation(np.repeat(np.arange(34), 4))
-        hand = np.bincount(wall[:14], minlength=34).tolist()
-        seen = np.bincount(wall[14:14 + int(rng.integers(0, 30))], minlength=34).tolist()
-        opps = [(list(wall[60 + 10 * i: 60 + 10 * i + int(rng.integers(0, 10))]), int(rng.integers(0, 15)),
-                 int(rng.integers(0, 4)), int(rng.integers(0, 16))) for i in range(3)]
-        live = int(rng.integers(0, 80))
+        hand, seen, opps, live = _random_table(rng)
         risk = _ev.seat_risk(row, hand, seen, [0] * 34, opps, live)
         want = np.zeros(34)
         for opp in opps:
@@ -1039,12 +1045,7 @@ def test_race_adds_the_opponents_summed_tenpai_chance_to_fold():
 
     moved = 0
     for trial in range(20):
-        wall = rng.permutation(np.repeat(np.arange(34), 4))
-        hand = np.bincount(wall[:14], minlength=34).tolist()
-        seen = np.bincount(wall[14:14 + int(rng.integers(0, 30))], minlength=34).tolist()
-        opps = [(list(wall[60 + 10 * i: 60 + 10 * i + int(rng.integers(0, 10))]), int(rng.integers(0, 15)),
-                 int(rng.integers(0, 4)), int(rng.integers(0, 16))) for i in range(3)]
-        live = int(rng.integers(1, 80))
+        hand, seen, opps, live = _random_table(rng, min_live=1)
         tenpai = [1 / (1 + np.exp(-tw @ _ev.danger_features(hand, seen, [0] * 34, *opp, live)[0])) for opp in opps]
         total = sum(t for t in tenpai if t >= 0.02)
         state = (hand, seen, [0] * 34, opps, live)
