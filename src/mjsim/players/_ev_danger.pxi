@@ -51,22 +51,34 @@ cdef inline bint pool_near(const Opp* oi, int k, int r, int i) noexcept nogil:
     return (r - i >= 0 and oi.gen[k - i]) or (r + i <= 8 and oi.gen[k + i])
 
 
-cdef inline double seen_near(const HandState* st, const SeatState* p, int k, int r, int i) noexcept nogil:
+cdef void sight_of(const HandState* st, const SeatState* p, double* sight) noexcept nogil:
+    """sight[k]: the copies of k seat p can see (vis_of), for the 34 kinds; sight[34] and
+    sight[35]: the winds' and the dragons' sums.  The same for every opponent, so the wait
+    features read them from here instead of counting them again for each."""
+    cdef int k
+    for k in range(34):
+        sight[k] = vis_of(st, p, k)
+    sight[34] = sight[27] + sight[28] + sight[29] + sight[30]
+    sight[35] = sight[31] + sight[32] + sight[33]
+
+
+cdef inline double seen_near(const double* sight, int k, int r, int i) noexcept nogil:
     """Copies in sight of the kinds i ranks from suited k (rank r)."""
     cdef double o = 0
     if r - i >= 0:
-        o += vis_of(st, p, k - i)
+        o += sight[k - i]
     if r + i <= 8:
-        o += vis_of(st, p, k + i)
+        o += sight[k + i]
     return o
 
 
-cdef void wait_x(const HandState* st, const SeatState* p, const SeatState* q, const Opp* oi,
-                 int k, double* x) noexcept nogil:
+cdef void wait_x(const double* sight, const SeatState* q, const Opp* oi, int k,
+                 double* x) noexcept nogil:
     """Model-1 features of "a ready opponent wins on k": the tile's class, the opponent's
-    pool around it, its melds' suits, and the copies of k and its neighbours in sight."""
+    pool around it, its melds' suits, and the copies of k and its neighbours in sight
+    (sight_of)."""
     cdef int r, g, i, a, b, n_other
-    cdef double v = vis_of(st, p, k), o
+    cdef double v = sight[k], o
     memset(x, 0, N_WAIT_F * sizeof(double))
     x[0] = 1
     x[5] = oi.gen[k]
@@ -84,7 +96,7 @@ cdef void wait_x(const HandState* st, const SeatState* p, const SeatState* q, co
         x[12] = oi.suit_pool[g] / (<double>oi.pool_n if oi.pool_n > 0 else 1.0)
         x[18] = oi.suit_pool[g] == 0
         for i in range(1, 3):
-            x[14 + i] = seen_near(st, p, k, r, i) * 0.125
+            x[14 + i] = seen_near(sight, k, r, i) * 0.125
     else:
         a, b = (27, 31) if k < 31 else (31, 34)
         x[1] = k < 31
@@ -95,7 +107,7 @@ cdef void wait_x(const HandState* st, const SeatState* p, const SeatState* q, co
         for i in range(a, b):
             x[13] += oi.gen[i]
             if i != k:
-                o += vis_of(st, p, i)
+                o += sight[i]
                 n_other += 1
         x[19] = o / (4.0 * n_other)
 
@@ -118,23 +130,12 @@ cdef void opp_base(const SeatState* q, const Opp* oi, const double* w, double* z
     zg[4] = z0 + w[2] + w[13] * dragons + hon
 
 
-cdef inline double vis_near(const double* vis, int k, int r, int i) noexcept nogil:
-    """seen_near from the copies in sight of every kind (vis, as vis_of gives them)."""
-    cdef double o = 0
-    if r - i >= 0:
-        o += vis[k - i]
-    if r + i <= 8:
-        o += vis[k + i]
-    return o
-
-
-cdef inline double wait_z(const double* vis, const Opp* oi, const double* w, const double* zg,
+cdef inline double wait_z(const double* sight, const Opp* oi, const double* w, const double* zg,
                           int k) noexcept nogil:
-    """w . wait_x(k), from opp_base's per-group part plus the kind's own terms; vis: the
-    copies in sight of every kind (vis_of), the same for every opponent, so compute_danger
-    counts them once (vis[34] and vis[35]: the winds' and the dragons' sums)."""
+    """w . wait_x(k), from opp_base's per-group part plus the kind's own terms (sight:
+    sight_of)."""
     cdef int r, i
-    cdef double v = vis[k], z
+    cdef double v = sight[k], z
     z = w[5] * oi.gen[k] + w[6] * v * 0.25 + w[7] * (v >= 4)
     if k < 27:
         r = k % 9
@@ -147,11 +148,11 @@ cdef inline double wait_z(const double* vis, const Opp* oi, const double* w, con
             if pool_near(oi, k, r, i):
                 z += w[7 + i]
         for i in range(1, 3):
-            z += w[14 + i] * vis_near(vis, k, r, i) * 0.125
+            z += w[14 + i] * seen_near(sight, k, r, i) * 0.125
         return z
     if k < 31:
-        return z + zg[3] + w[19] * (vis[34] - v) / 12.0
-    return z + zg[4] + w[19] * (vis[35] - v) / 8.0
+        return z + zg[3] + w[19] * (sight[34] - v) / 12.0
+    return z + zg[4] + w[19] * (sight[35] - v) / 8.0
 
 
 cdef inline double logistic(const double* w, const double* x, int n) noexcept nogil:
@@ -281,10 +282,7 @@ cdef void compute_danger(Ctx* c) noexcept nogil:
     if o[OPT_FOLD] <= 0 and o[OPT_RACE] <= 0:
         return
     if model == 1:
-        for k in range(34):
-            sight[k] = vis_of(c.st, c.p, k)
-        sight[34] = sight[27] + sight[28] + sight[29] + sight[30]
-        sight[35] = sight[31] + sight[32] + sight[33]
+        sight_of(c.st, c.p, sight)
     for i in range(1, 4):
         r = (c.s + i) & 3
         q = &c.st.seat[r]

@@ -65,14 +65,16 @@ def danger_features(hand, seen, hidden, pool, int n_discarded, int n_melds, int 
     cdef Opp oi
     cdef double x[N_WAIT_F]
     cdef double t[N_TEN_F]
+    cdef double sight[36]
     cdef int k
     _shim_state(&st, &cfg, hand, seen, hidden, [(pool, n_discarded, n_melds, suit_mask)])
+    sight_of(&st, &st.seat[0], sight)
     opp_info(&st.seat[1], &oi)
     tenpai_x(&st.seat[1], &oi, live, t)
     waits = {}
     for k in range(34):
         if hand[k]:
-            wait_x(&st, &st.seat[0], &st.seat[1], &oi, k, x)
+            wait_x(sight, &st.seat[1], &oi, k, x)
             waits[k] = [x[i] for i in range(N_WAIT_F)]
     return [t[i] for i in range(N_TEN_F)], waits
 
