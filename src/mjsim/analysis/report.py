@@ -466,19 +466,17 @@ def comparison_frame(base: VariantStats, others: Sequence[VariantStats], results
 
 def write_table(frame, path: str | Path) -> Path:
     """A DataFrame as CSV or JSON (records), by the file's suffix; complete or absent."""
-    from mjsim.dataset.storage import write_atomic
+    from mjsim.dataset.storage import write_output
 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".json"):
         raise ValueError(f"{path}: a table is written as .csv or .json")
-    path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".csv":
         text = frame.to_csv(index=False)
     else:
         text = frame.to_json(orient="records", indent=1, force_ascii=False)
-    write_atomic(path, text.encode("utf-8"))
-    return path
+    return write_output(path, text.encode("utf-8"))
 
 
 # ------------------------------------------------------------------------------------
@@ -895,9 +893,6 @@ def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: s
 
 def write_html(path: str | Path, text: str) -> Path:
     """The page, complete or absent (no temporary file is left behind)."""
-    from mjsim.dataset.storage import write_atomic
+    from mjsim.dataset.storage import write_output
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, text.encode("utf-8"))
-    return path
+    return write_output(path, text.encode("utf-8"))

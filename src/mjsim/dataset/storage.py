@@ -83,6 +83,16 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def write_output(path: str | Path, data: bytes) -> Path:
+    """A file the user named (--html, --csv, --json, --write, fit-ev --out): its folder
+    made if missing, then written as write_atomic writes (complete or absent, no temporary
+    file left behind)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, data)
+    return path
+
+
 def remove_stale_tmp(out: Path, specs: Sequence[RunSpec]) -> None:
     """Leftovers of a run killed mid-write (SIGKILL, power loss). Called under the
     directory lock only, so no other run's temporary file can be removed."""

@@ -550,11 +550,8 @@ def _null_if_not_finite(v):
 def write_json(result: ArenaResult, path) -> Path:
     """The result as one JSON file (written beside and renamed: complete or absent)."""
     import json
-    from pathlib import Path
 
-    from mjsim.dataset.storage import write_atomic
+    from mjsim.dataset.storage import write_output
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(result_dict(result), ensure_ascii=False, indent=1, default=float).encode("utf-8"))
-    return path
+    return write_output(path, json.dumps(result_dict(result), ensure_ascii=False, indent=1,
+                                         default=float).encode("utf-8"))

@@ -420,7 +420,7 @@ def write(path: Path, game_name: str, entry: dict) -> None:
     """Write (or update) a model file with the fitted entry for one game; the tuned parts
     (style defaults, form shifts) of the entry already there, or else of the shipped
     model, are kept."""
-    from mjsim.dataset.storage import write_atomic
+    from mjsim.dataset.storage import write_output
 
     path = Path(path)
     data = read_existing(path, game_name)
@@ -430,5 +430,4 @@ def write(path: Path, game_name: str, entry: dict) -> None:
         if key in old:
             entry[key] = old[key]
     data[game_name] = entry
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+    write_output(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))

@@ -20,24 +20,18 @@ if TYPE_CHECKING:
 
 def write_rules(path: str | Path, rules) -> Path:
     """The chosen rules as a TOML file, loadable by --rules."""
-    from mjsim.run import runner
+    from mjsim.dataset.storage import write_output
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    runner.write_atomic(path, rules.to_toml().encode())
-    return path
+    return write_output(path, rules.to_toml().encode())
 
 
 def write_json(path: str | Path, answers: Sequence[Balance]) -> Path:
-    from mjsim.run import runner
+    from mjsim.dataset.storage import write_output
 
     first = answers[0].as_json()
     data = {"best": first["best"], "targets": first["targets"], "status": first["status"],
             "populations": [a.as_json() for a in answers]}
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    runner.write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
-    return path
+    return write_output(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
 
 
 def _plot(answer: Balance, t_index: int) -> str | None:
