@@ -215,3 +215,20 @@ def test_cli_sweep_runs_every_variant_and_compares(tmp_path, capsys, monkeypatch
     assert "birdz" in capsys.readouterr().err and not (tmp_path / "bad").exists()
     assert main(["sweep", "--grid", "base=1", "--hands", "800", "--out", str(tmp_path / "one")]) == 2
     assert "nothing to compare" in capsys.readouterr().err
+
+
+def test_one_session_says_its_intervals_are_not_clustered(data, tmp_path):
+    """A variant of one session has no clustered variance: the report must not call its
+    intervals session-clustered, and says what they are instead."""
+    one = stats.variant_stats(make_dataset(tmp_path / "one", hands=16, chunk=16))
+    many = stats.variant_stats(data["a"])
+    assert one.sessions == 1 and many.sessions >= 2
+    assert "one session only" in report.method_note([one]) and "wanzai" in report.method_note([one])
+    assert report.method_note([many]) == report.METHOD_NOTE
+    assert set(one.frame()["method"]) == {"Wilson score, hands taken as independent (one session)",
+                                          "t on the standard error of independent hands (one session)"}
+    assert not any("independent" in m for m in many.frame()["method"])
+    console = Console(record=True, width=400)
+    report.print_report([one], console)
+    assert "one session only" in console.export_text()
+    assert "one session only" in report.html_report([one])

@@ -113,6 +113,19 @@ METHOD_NOTE = ("Rates: hands (or wins) in which it happened; a hand with several
                "(dealer, 上火); sessions are independent.")
 
 
+def method_note(stats_list: Sequence[VariantStats]) -> str:
+    """METHOD_NOTE, and what it cannot promise for a variant of one session: with a single
+    session no clustered variance exists, so that variant's intervals treat its hands as
+    independent and are too narrow wherever a hand depends on the ones before it."""
+    single = [s.label for s in stats_list if s.sessions < 2]
+    if not single:
+        return METHOD_NOTE
+    who = ", ".join(single)
+    return (METHOD_NOTE + f" {who}: one session only, so no session-clustered interval exists; its "
+            "intervals treat the hands as independent and may be too narrow (run more sessions: "
+            "--session-hands below --hands).")
+
+
 def _rate_head(items: Sequence[Rate]) -> list[str]:
     unit = items[0].unit if items else "hands"
     if unit == "points":      # a share of money: the count is points, not events
@@ -285,7 +298,7 @@ def print_report(stats_list: Sequence[VariantStats], console=None, *, full: bool
             if note:
                 console.print(_m(note), style="dim", highlight=False)
     if stats_list:
-        console.print(_m(METHOD_NOTE), style="dim", highlight=False)
+        console.print(_m(method_note(stats_list)), style="dim", highlight=False)
 
 
 def print_summary(stats_list: Sequence[VariantStats], console=None) -> None:
@@ -844,7 +857,7 @@ def html_report(stats_list: Sequence[VariantStats], title: str = "mjsim report")
         for t, png in _plots([s]):
             page.image(t, png)
     page.heading(2, "Method")
-    page.add(f"<p class=\"note\">{_esc(METHOD_NOTE)}</p>")
+    page.add(f"<p class=\"note\">{_esc(method_note(stats_list))}</p>")
     return page.render(title)
 
 
@@ -887,7 +900,7 @@ def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: s
     for t, png in _plots([base, *others]):
         page.image(t, png)
     page.heading(2, "Method")
-    page.add(f"<p class=\"note\">{_esc(METHOD_NOTE)}</p>")
+    page.add(f"<p class=\"note\">{_esc(method_note([base, *others]))}</p>")
     return page.render(title)
 
 

@@ -233,18 +233,23 @@ class VariantStats:
         from mjsim.vocab import chinese
 
         rows = []
+        clustered = self.sessions >= 2      # one session: no clustered variance exists
+        rate_method = ("Wilson score on effective n (session-clustered)" if clustered
+                       else "Wilson score, hands taken as independent (one session)")
+        mean_method = ("t on session-clustered standard error" if clustered
+                       else "t on the standard error of independent hands (one session)")
         for r in self.rates:
             lo, hi = r.ci
             rows.append({"variant": self.variant, "section": r.section, "measure": r.name, "chinese": chinese(r.name),
                          "kind": "rate", "unit": r.unit, "estimate": r.freq, "ci_low": lo, "ci_high": hi,
                          "count": r.count, "n": r.n, "se": r.se, "sd": math.nan, "min": math.nan,
-                         "max": math.nan, "method": "Wilson score on effective n (session-clustered)"})
+                         "max": math.nan, "method": rate_method})
         for m in self.means:
             lo, hi = m.ci
             rows.append({"variant": self.variant, "section": m.section, "measure": m.name, "chinese": chinese(m.name),
                          "kind": "mean", "unit": m.unit, "estimate": m.mean, "ci_low": lo, "ci_high": hi,
                          "count": math.nan, "n": m.n, "se": m._se_df()[0], "sd": m.sd, "min": m.min,
-                         "max": m.max, "method": "t on session-clustered standard error"})
+                         "max": m.max, "method": mean_method})
         return pd.DataFrame(rows)
 
     def _repr_html_(self) -> str:     # a notebook shows the table
