@@ -312,3 +312,16 @@ def test_a_table_file_named_for_the_other_format_is_refused(capsys, tmp_path, op
     assert one_line(err) == (f"error: {option} {tmp_path / name}: {option} writes {fmt}, so the file name must "
                              f"end with {suffix} (a table is written as .csv or .json)")
     assert not list(tmp_path.iterdir())       # refused before any work
+
+
+def test_each_population_html_file_is_checked_before_any_work(capsys, tmp_path):
+    """With several --players, sweep writes one HTML file per population beside --html;
+    each of those is checked before the run, not found unwritable after it."""
+    page = tmp_path / "c.html"
+    (tmp_path / "c-random.html").mkdir()       # the second population's page cannot be written
+    code, _, err = run(capsys, "sweep", "--rules", "anhua", "--grid", "birds=0,1", "--players", "greedy",
+                       "--players", "random", "--hands", "32", "--out", tmp_path / "w", "--no-progress",
+                       "--html", page)
+    assert code == 2
+    assert one_line(err) == f"error: --html {tmp_path / 'c-random.html'}: is a directory, not a file"
+    assert not (tmp_path / "w").exists()       # refused before any work

@@ -10,8 +10,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from mjsim.cli.common import (_ADJUST_HELP, _RUN_HELP, _check_adjust, _check_outputs, _comparison, _one_variant,
-                              _population_comparisons, _populations, _print_json, _run_specs, _timing_line, _write_tables,
+from mjsim.cli.common import (_ADJUST_HELP, _RUN_HELP, _check_adjust, _check_outputs, _comparison, _html_paths,
+                              _one_variant, _population_comparisons, _populations, _print_json, _run_specs, _timing_line, _write_tables,
                               app, console, err, load_rules)
 
 
@@ -60,7 +60,8 @@ def compare_cmd(
     from mjsim.analysis import stats
 
     adjust = _check_adjust(adjust)
-    _check_outputs(("--html", html), tables=(csv, json_out))
+    names = [name for name, _ in _populations(players)] if players else []
+    _check_outputs(*(("--html", p) for p in _html_paths(html, names)), tables=(csv, json_out))
     if players:
         _compare_populations(dir_a, dir_b, variant_a, variant_b, players, html, csv, json_out, adjust)
         return
@@ -125,11 +126,12 @@ def sweep(
     from mjsim.analysis import stats
 
     adjust = _check_adjust(adjust)
-    _check_outputs(("--html", html or Path(out) / "compare.html"), tables=(csv, json_out))
+    pops = _populations(players)
+    _check_outputs(*(("--html", p) for p in _html_paths(html or Path(out) / "compare.html", [n for n, _ in pops])),
+                   tables=(csv, json_out))
 
     base = load_rules(rules, settings)
     grid_values = runner.parse_grid(grid)
-    pops = _populations(players)
     several = len(pops) > 1
     groups = [runner.sweep_specs(base, grid_values, population=name if several else "", players=pl, hands=hands,
                                  session_hands=session_hands, seed=seed, chunk=chunk) for name, pl in pops]

@@ -276,6 +276,16 @@ def _populations(texts: list[str]):
     return populations(texts or [runner.DEFAULT_PLAYERS])
 
 
+def _html_paths(html_path: Path, names: list[str]) -> list[Path]:
+    """The HTML file(s) a comparison writes: `html_path` for one population, else one file
+    per population beside it (NAME-POPULATION.html)."""
+    from mjsim.run import runner
+
+    if len(names) < 2:
+        return [html_path]
+    return [html_path.with_name(f"{html_path.stem}-{runner.encode_variant(n)}{html_path.suffix}") for n in names]
+
+
 def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjust: str) -> list[Path]:
     """`groups[p]`: population p's baseline then its compared variants (the same grid points
     in every population).  Each population's tables (and HTML file), then every difference
@@ -283,12 +293,11 @@ def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjus
     import pandas as pd
 
     from mjsim.analysis import report
-    from mjsim.run import runner
     from mjsim.analysis import stats
     from mjsim.run.populations import agreement_rows, strip_population
 
     per_population, frames, paths = [], [], []
-    for name, (base, *others) in zip(names, groups):
+    for name, (base, *others), path in zip(names, groups, _html_paths(html_path, names)):
         console.print(f"population {name}", style="bold", highlight=False, markup=False)
         results = stats.compare_all(base, others, adjust=adjust)
         note = _blind_line(base, others)
@@ -297,7 +306,6 @@ def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjus
         frame = report.comparison_frame(base, others, results)
         frame.insert(0, "population", name)
         frames.append(frame)
-        path = html_path.with_name(f"{html_path.stem}-{runner.encode_variant(name)}{html_path.suffix}")
         paths.append(report.write_html(path, report.html_comparison(base, others, results=results, adjust=adjust,
                                                                     note=note)))
     # the j-th compared variant is one grid point in every population: named as in the first
