@@ -218,6 +218,10 @@ def _shipped_with(change):
     (_shipped_with(lambda d: d["wanzai"]["forms"].update(sanyuan=[0, 1])), "wanzai.forms has unknown key 'sanyuan' (expected standard, pairs, shisanlan, "
      "qingyise, daqidui)"),
     (_shipped_with(lambda d: d["wanzai"].update(win=5)), "wanzai.win must be 6 rows of 3 numbers, got 5"),
+    (_shipped_with(lambda d: d["wanzai"].update(wiat_class=[1, 1, 1])), "wanzai has unknown key 'wiat_class' "
+     "(expected self_share, loss, win, self_only, tenpai, wait, forms, style, form_shift, danger_model, wait_class, "
+     "note, fitted_on, danger_fitted_on)"),
+    (_shipped_with(lambda d: d.update(anhau=d["anhua"])), "unknown game 'anhau' (expected wanzai or anhua)"),
     (b"\xff\xfe{}", "not UTF-8 text (invalid start byte at byte 0)"),
 ])
 def test_bad_model_file_is_one_line_naming_file_and_key(capsys, tmp_path, content, message):

@@ -80,6 +80,8 @@ STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0
          "race": (0.0, 0.0, 10.0)}
 KEYS = tuple(STYLE) + ("model",)
 MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
+#: what else an entry may hold: tuned parts, the danger model's form, and free-form notes
+MODEL_EXTRAS = ("style", "form_shift", "danger_model", "wait_class", "note", "fitted_on", "danger_fitted_on")
 
 
 #: the ev players: `ev`, and `ev_v1`, ev as shipped before issue 19 (its model file, the
@@ -120,6 +122,12 @@ def load_model(game: str, path: str | None = None, player: str = "ev") -> dict:
     if not isinstance(data, dict):
         raise PlayerOptionError(f"model file {where!r}: must hold a JSON object (game -> model), "
                                 f"got {type(data).__name__}")
+    from mjsim.vocab import GAMES
+
+    unknown = [g for g in data if g not in GAMES]
+    if unknown:      # a misspelt game would otherwise be ignored
+        raise PlayerOptionError(f"model file {where!r}: unknown game {unknown[0]!r} "
+                                f"(expected {' or '.join(GAMES)})")
     if game not in data:
         raise PlayerOptionError(f"model file {where!r} has no entry for {game!r}")
     problem = _model_problem(game, data[game])
@@ -134,13 +142,15 @@ def _finite(x) -> bool:
 
 def _model_problem(game: str, model) -> str | None:
     """What is wrong with a model entry (naming the key), or None.  Beside MODEL_FIELDS an
-    entry may hold style, form_shift, danger_model, wait_class and free-form notes
-    (note, fitted_on, danger_fitted_on)."""
+    entry may hold MODEL_EXTRAS and nothing else."""
     if not isinstance(model, dict):
         return f"{game!r} must be an object of model fields, got {json.dumps(model)}"
     missing = [f for f in MODEL_FIELDS if f not in model]
     if missing:
         return f"{game} lacks {', '.join(missing)}"
+    unknown = [k for k in model if k not in MODEL_FIELDS + MODEL_EXTRAS]
+    if unknown:      # a misspelt optional key (wait_class, form_shift) would silently do nothing
+        return f"{game} has unknown key {unknown[0]!r} (expected {', '.join(MODEL_FIELDS + MODEL_EXTRAS)})"
 
     def number(key, x, lo=-math.inf, hi=math.inf, low_open=False):
         if not _finite(x) or not lo <= x <= hi or (low_open and x == lo):
