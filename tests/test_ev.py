@@ -271,19 +271,6 @@ def test_ev_v1_is_ev_as_shipped_before():
     assert np.array_equal(b["delta_0"], c["delta_0"]) and not np.array_equal(a["delta_0"], c["delta_0"])
 
 
-@pytest.mark.parametrize("text, message", [
-    ("ev:threat=3", "threat must be a number 0..2"),
-    ("ev:stretch=1.5", "stretch must be a number 0..1"),
-    ("ev_v1:bogus=1", "unknown option 'bogus'"),
-    ("ev:kong=11", "kong must be a number -10..10"),
-    ("ev:passed=-1", "passed must be a number 0..1"),
-    ("ev:keep=1.5", "keep must be a number 0..1"),
-])
-def test_new_options_are_checked(text, message):
-    with pytest.raises(ValueError, match=message):
-        runner.parse_players(text)
-
-
 def test_threat_prices_a_deal_in_by_what_the_melds_show():
     """With threat t, the loss of dealing into an opponent whose two or more melds are all in
     one suit and all pungs is 1 + t x (清一色大七對's discard value / 平胡's - 1) times the

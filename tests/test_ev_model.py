@@ -33,6 +33,15 @@ def test_parse_players_keeps_option_commas():
     ("ev:fold=1,fold=2", "given twice"),
     ("greedy:fold=1", "takes no options"),
     ("ev:model=/no/such/file.json", "not found"),
+    ("ev:threat=3", "threat must be a number 0..2"),
+    ("ev:stretch=1.5", "stretch must be a number 0..1"),
+    ("ev_v1:bogus=1", "unknown option 'bogus'"),
+    ("ev:kong=11", "kong must be a number -10..10"),
+    ("ev:passed=-1", "passed must be a number 0..1"),
+    ("ev:keep=1.5", "keep must be a number 0..1"),
+    ("ev:hold=-0.5", "hold must be a number 0..10"),
+    ("ev:kongs=10.5", "kongs must be a number 0..10"),
+    ("ev:race=inf", "race must be a number 0..10"),
 ])
 def test_bad_options_are_one_clear_error(text, message):
     with pytest.raises(ValueError, match=message):
