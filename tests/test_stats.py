@@ -231,6 +231,34 @@ def test_identical_data_is_never_flagged(data):
     assert all(not c.tested for c in stats.compare(a, a))
 
 
+def test_welch_without_a_variance_is_no_test():
+    """A standard error that cannot be estimated (one session: df 0, or NaN) is no test and no
+    interval, not an exact difference; two constant sides (se 0) are an exact difference."""
+    for se1, df1 in ((math.nan, 5), (0.1, 0), (0.1, math.nan)):
+        assert all(math.isnan(x) for x in stats.welch_from_se(1.0, se1, df1, 2.0, 0.1, 5))
+    assert stats.welch_from_se(1.0, 0.0, 5, 2.0, 0.0, 5) == (math.inf, 0.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("simulator", ["fake_game:simulate_chunk", "fake_game:simulate_chunk_few_wins"])
+def test_one_session_differences_are_not_called_exact(tmp_path, simulator):
+    """Two runs of a single session each: a difference whose variance needs two sessions is
+    shown without interval and not tested (it once came out as [d, d] with p = 0, flagged);
+    paired (same seed, another simulator) and unpaired (another seed) alike."""
+    a = stats.variant_stats(make_dataset(tmp_path / "a", hands=16, chunk=16))
+    b = stats.variant_stats(make_dataset(tmp_path / "b", hands=16, chunk=16, simulator=simulator, seed=3))
+    c = stats.variant_stats(make_dataset(tmp_path / "c", hands=16, chunk=16, simulator="fake_game:simulate_chunk_few_wins"))
+    assert a.sessions == b.sessions == c.sessions == 1
+    for other, paired in ((b, False), (c, True)):
+        comps = stats.compare(a, other)
+        assert comps and all(x.paired == paired for x in comps)
+        untested = [x for x in comps if x.note == stats.NO_VARIANCE]
+        assert untested and all(not x.tested and not x.significant for x in untested)
+        assert all(math.isnan(x.ci[0]) and math.isnan(x.ci[1]) for x in untested)
+        for x in comps:      # whatever is tested has a real interval around its difference
+            if x.tested and x.diff != 0:
+                assert x.ci[0] < x.diff < x.ci[1], (x.section, x.name, x.ci)
+
+
 def test_same_game_other_seed_is_unpaired_and_not_flagged_on_the_win_rate(data):
     a, b = stats.variant_stats(data["a"]), stats.variant_stats(data["a_other_seed"])
     pair = stats.pairing(a, b)

@@ -113,7 +113,9 @@ def welch_from_se(m1: float, se1: float, df1: float, m2: float, se2: float, df2:
     v1, v2 = se1 * se1, se2 * se2
     d = m2 - m1
     se = math.sqrt(v1 + v2)
-    if se == 0 or df1 < 1 or df2 < 1 or not math.isfinite(se):
+    if not (df1 >= 1 and df2 >= 1) or not math.isfinite(se):    # a variance not estimable: no test
+        return math.nan, math.nan, math.nan, math.nan
+    if se == 0:             # both sides constant: the difference is exact
         return (0.0, 1.0, d, d) if d == 0 else (math.inf, 0.0, d, d)
     df = (v1 + v2) ** 2 / ((v1 * v1 / df1 if v1 else 0.0) + (v2 * v2 / df2 if v2 else 0.0))
     t = d / se
@@ -574,6 +576,10 @@ class Comparison:
         return p is not None and p < ALPHA
 
 
+#: the note of a difference whose standard error cannot be estimated (fewer than two sessions)
+NO_VARIANCE = "not tested: one session, no variance to test against"
+
+
 @dataclass(frozen=True)
 class Pairing:
     """How two variants relate: paired (same deals) or not, and why."""
@@ -696,6 +702,8 @@ def _unpaired(a: VariantStats, b: VariantStats) -> list[Comparison]:
             diff, test = mb.mean - ma.mean, MEAN_TEST
         if _no_events(ma, mb):
             note = "not tested: no events on either side"
+        elif math.isnan(p):
+            note = note or NO_VARIANCE
         out.append(Comparison(*key, ma, mb, diff, (lo, hi), None if note else p, test, False, None, note))
     return out
 
@@ -727,7 +735,10 @@ def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, l
         se = math.sqrt(var) if math.isfinite(var) else math.nan
         df = G - 1
         note = _defined_by_change(d.defined_by, a, b)
-        if se == 0 or not math.isfinite(se):
+        if not math.isfinite(se):       # one session: nothing to measure the noise against
+            p, lo, hi = math.nan, math.nan, math.nan
+            note = note or NO_VARIANCE
+        elif se == 0:
             p = 1.0 if diff == 0 else 0.0
             lo = hi = diff
             if diff == 0 and not note:
