@@ -343,3 +343,30 @@ def test_json_best_is_the_value_written_into_the_rules(tmp_path):
     assert list(rules["values.qixiaodui"]) == data["best"]["values.qixiaodui"]
     assert rules["values.daqidui"][0] == 4 and rules["values.daqidui"][1] == WANZAI["values.daqidui"][1]
     assert data["targets"][0]["estimate"] == 0.06 and data["targets"][0]["interval"] == [0.05, 0.07]
+
+
+def test_summary_claims_a_resolved_answer_only_when_it_is():
+    """The summary line says the neighbours are told apart from the target at 95% only when
+    the search resolved them: not at the end of the range (where the chosen value's own
+    interval holds the target) and not when --hands ran out first."""
+    from types import SimpleNamespace
+
+    from mjsim.run.balance.output import summary_line
+
+    v = bal.parse_vary("multipliers.qingyise=1..200", ANHUA)
+
+    def line(f, target, cap):
+        r = bal.search_1d(f, target, 1, 200, start=1_000, cap=cap, chunk=1_000)
+        return r, summary_line(bal.Balance(("greedy",) * 4, [v], [target], r, SimpleNamespace(base=ANHUA)))
+
+    # the end of the range: 1's interval contains the target, which lies beyond the range
+    r, text = line(noisy_share(sd=0.5), _target(0.0016, "<="), 4_000)
+    assert r.status == "ok" and "end of the range" in r.message and not r.resolved
+    assert "told apart" not in text
+    # --hands runs out before the pair either side of the answer is resolved
+    r, text = line(noisy_share(sd=3.0), _target(0.10, "<="), 2_000)
+    assert r.status == "ok" and not r.resolved and not r.message
+    assert "not resolved" in text and "are told apart" not in text and "each told apart" not in text
+    # resolved: then it says so
+    r, text = line(noisy_share(sd=0.01), _target(0.10, "<="), 20_000)
+    assert r.resolved and "(the values either side are told apart from the target at 95%)" in text

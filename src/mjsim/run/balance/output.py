@@ -114,7 +114,8 @@ METHOD = ("Every candidate is played on the same seed (common random numbers: ha
           "playing 4 times more hands of the same seeds while the candidates either side of the answer "
           "cannot be told from the target at 95 %, up to --hands. Several parameters or targets: Optuna's "
           "multi-objective TPE over standardised deviations. Intervals: the summary's session-clustered 95 % "
-          "intervals (Wilson on the effective n for rates and shares, t for means). The range of values the "
+          "intervals (Wilson on the effective n for rates and shares, t for means; a run of one session has "
+          "no clustered variance, and its hands are taken as independent). The range of values the "
           "targets cannot tell apart: every value whose 95 % interval contains the target.")
 
 
@@ -143,7 +144,12 @@ def summary_line(a: Balance) -> str:
         approx = "" if a.result.range_exact else "about "
         single = all(lo == hi for lo, hi in rng.values()) and len(rng) == 1
         hit = all(t.met(*e) for t, e in zip(a.targets, a.best_estimates))
-        if single and not hit:
+        if single and not a.result.resolved:
+            # the end of the range (its own message follows), or --hands ran out first
+            if not a.result.message:
+                best += (" (not resolved: at 95% the target cannot yet be told apart from a neighbouring value; "
+                         "more --hands would decide)")
+        elif single and not hit:
             best += " (the target lies between two neighbouring values, each told apart from it at 95%: this is the closer)"
         elif single:
             best += " (the values either side are told apart from the target at 95%)"
