@@ -72,3 +72,14 @@ def test_bad_precision_is_one_line(fake, tmp_path, capsys, arg, message):
     assert not (tmp_path / "x").exists()
     if "unknown" in message:
         assert "qixiaodui" in err[0] and "seat3" in err[0]
+
+
+def test_one_session_never_reaches_the_precision(fake, tmp_path, capsys):
+    """A first step of one session has no clustered interval: the run goes on to a second
+    session instead of stopping on an interval that treats its dependent hands as independent."""
+    out = tmp_path / "one"
+    assert main(["simulate", "--precision", "win=0.5", "--chunk", "16", "--session-hands", "16",
+                 "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "16 hands: win no interval yet (target 0.5)" in err
+    assert stats.variant_stats(out).sessions >= 2 and "precision reached with" in err

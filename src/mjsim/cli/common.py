@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import os
 import sys
 from pathlib import Path
@@ -156,7 +157,8 @@ def _run_precision(spec, out, targets, max_hands, run_step):
     from mjsim.run import precision as prec
 
     def step(hands, widths):
-        parts = ", ".join(f"{t.name} ±{widths[t.name]:.4g} (target {t.halfwidth:g})" for t in targets)
+        parts = ", ".join((f"{t.name} ±{widths[t.name]:.4g}" if math.isfinite(widths[t.name]) else
+                           f"{t.name} no interval yet") + f" (target {t.halfwidth:g})" for t in targets)
         err.print(f"{hands:,} hands: {parts}", highlight=False, markup=False)
 
     final, _, widths, met, results = prec.run_to_precision(spec, out, targets, max_hands=max_hands, report=step,

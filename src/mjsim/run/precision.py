@@ -65,10 +65,12 @@ def parse_targets(texts: Sequence[str], game: str) -> list[Target]:
 
 
 def halfwidths(stats, targets: Sequence[Target]) -> dict[str, float]:
+    """Each target's 95 % half-width; unknown (inf) while the run has fewer than two sessions,
+    whose intervals treat dependent hands as independent and may be too narrow to stop on."""
     found = {m.key: m for m in (*stats.rates, *stats.means)}
     out = {}
     for t in targets:
-        m = found.get(t.key)
+        m = found.get(t.key) if stats.sessions >= 2 else None
         lo, hi = m.ci if m is not None else (math.nan, math.nan)
         out[t.name] = (hi - lo) / 2 if math.isfinite(lo) and math.isfinite(hi) else math.inf
     return out
