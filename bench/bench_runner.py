@@ -1,5 +1,8 @@
 """End to end: N seeded Wanzai hands, greedy players, all cores, Parquet included.
 
+Greedy, not the default ev, so that the game loop stays light and the runner's own cost
+(Arrow, Parquet, the pool) shows; `--players ev` measures the default player's run.
+
     python bench/bench_runner.py                      # 1,000,000 hands (the issue's figure)
     python bench/bench_runner.py --hands 10000000     # the memory bound (peak RSS < 1 GiB)
     pytest bench/bench_runner.py --benchmark-only     # MJSIM_BENCH_HANDS hands (default 200,000)
@@ -66,8 +69,8 @@ class PeakRSS:
 
 
 def bench(hands: int, workers: int | None = None, chunk: int | None = None, simulator: str | None = None,
-          out: str | None = None, progress: bool = True) -> dict:
-    spec = runner.make_spec(mjsim.Rules.load("wanzai"), hands=hands, chunk=chunk, seed=12345)
+          out: str | None = None, progress: bool = True, players: str = "greedy") -> dict:
+    spec = runner.make_spec(mjsim.Rules.load("wanzai"), hands=hands, chunk=chunk, seed=12345, players=players)
     tmp = Path(out) if out else Path(tempfile.mkdtemp(prefix="mjsim-bench-"))
     try:
         t0 = time.perf_counter()
@@ -81,6 +84,7 @@ def bench(hands: int, workers: int | None = None, chunk: int | None = None, simu
     worker_time = result.simulate_seconds + result.encode_seconds
     return {
         "hands": hands,
+        "players": ",".join(spec.players),
         "workers": result.workers,
         "chunk": spec.chunk,
         "wall_s": wall,
@@ -96,7 +100,7 @@ def bench(hands: int, workers: int | None = None, chunk: int | None = None, simu
 
 def show(r: dict) -> str:
     lines = [
-        f"hands              {r['hands']:,} ({r['workers']} workers, chunk {r['chunk']:,})",
+        f"hands              {r['hands']:,} ({r['players']}; {r['workers']} workers, chunk {r['chunk']:,})",
         f"wall time          {r['wall_s']:.1f} s   (goal for 1,000,000 hands: < {GOAL_SECONDS:.0f} s)",
         f"throughput         {r['hands_per_s']:,.0f} hands/s",
         f"game loop          {r['simulate_cpu_s']:.1f} s of worker time",
@@ -123,5 +127,6 @@ if __name__ == "__main__":
     ap.add_argument("--chunk", type=int, default=None)
     ap.add_argument("--simulator", default=None, help="module:function (e.g. fake_game:simulate_chunk with tests/ on PYTHONPATH)")
     ap.add_argument("--out", default=None, help="keep the dataset here (default: a temporary directory)")
+    ap.add_argument("--players", default="greedy", help="as simulate's --players (default greedy, see above)")
     args = ap.parse_args()
-    print(show(bench(args.hands, args.workers, args.chunk, args.simulator, args.out)))
+    print(show(bench(args.hands, args.workers, args.chunk, args.simulator, args.out, players=args.players)))
