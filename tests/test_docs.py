@@ -85,3 +85,24 @@ def test_the_example_notebook_answers_the_three_questions(tmp_path):
     assert [v.split(":")[0] for v in verdicts] == ["birds=0", "birds=1", "birds=2"]
     assert all(re.search(r"-> (meets it|misses it|undecided)", v) for v in verdicts)
     assert any("mjsim balance" in c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def test_the_rules_specification_copy_is_the_shared_one():
+    """docs/rules-spec.md is RULES.md as shipped with the repository; where the shared
+    original sits beside the repository (the development machines), they must match."""
+    copy = ROOT / "docs" / "rules-spec.md"
+    assert copy.read_text(encoding="utf-8").startswith("# mjsim rules specification")
+    shared = ROOT.parent / "shared" / "RULES.md"
+    if not shared.is_file():
+        pytest.skip("no shared RULES.md beside the repository (a clean clone)")
+    assert copy.read_bytes() == shared.read_bytes(), "docs/rules-spec.md is stale: copy ../shared/RULES.md over it"
+
+
+def test_every_repository_path_the_docs_name_exists():
+    """A file path in README or the docs (src/..., tests/..., bench/..., tools/...) names a
+    file that exists: moved files left stale paths behind before."""
+    pattern = re.compile(r"\b(?:src|tests|bench|tools)/[A-Za-z0-9_/.-]*\.(?:h|pyx|pxd|pxi|py|toml|json|ipynb)\b")
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    missing = sorted({(p.relative_to(ROOT).as_posix(), path) for p in pages
+                      for path in pattern.findall(p.read_text(encoding="utf-8")) if not (ROOT / path).exists()})
+    assert not missing, missing
