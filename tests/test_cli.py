@@ -114,3 +114,18 @@ def test_replay_takes_every_64_bit_seed_and_refuses_beyond(capsys):
     ]:
         code, _, err = run(capsys, *argv)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_scheduler_timeout_help_states_the_default_the_runner_uses():
+    from mjsim.cli.common import _RUN_HELP
+    from mjsim.run.backends.dask import DASK_CONNECT_SECONDS
+
+    assert f"(default {DASK_CONNECT_SECONDS:g})" in _RUN_HELP["scheduler_timeout"]
+
+
+def test_hand_without_the_anhua_indicator_names_the_option(capsys):
+    from cli_helpers import cli, one_line
+
+    code, _, err = cli(capsys, "hand", "--rules", "anhua", "22335566778899m")
+    assert code == 2
+    assert one_line(err) == "error: anhua needs the turned-up wild indicator tile: give it as --wild, e.g. --wild 3s"

@@ -26,7 +26,8 @@ def balance_cmd(
     settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
     players: list[str] = typer.Option(["ev"], "--players", help=(
         _RUN_HELP["players"] + " Given more than once: one search per population, the answers side by side. "
-        "Default ev: greedy never reads values or multipliers, so it cannot balance them.")),
+        "Default ev, whose play follows values and multipliers; greedy's play never reads them, so under "
+        "greedy only the payments move (a share of money still responds, a pattern's frequency does not).")),
     hands: int = typer.Option(400_000, "--hands", "-n", help="The most hands any candidate is played for."),
     session_hands: int = typer.Option(16, "--session-hands", help=_RUN_HELP["session"]),
     seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"] + " The same for every candidate (same walls)."),

@@ -9,7 +9,6 @@ import typer
 from mjsim.cli.common import app, console
 
 
-
 @app.command()
 def cache(
     clear: bool = typer.Option(False, "--clear", help="Delete every table-cache file (each build rebuilds its own on first use)."),
@@ -29,8 +28,10 @@ def cache(
                 size = f.stat().st_size
                 f.unlink()
                 freed += size
+        # every mjsim process maps this build's tables on start, so the next command saves them again
         console.print(f"deleted {len(files)} file{'' if len(files) == 1 else 's'} ({freed / 1e6:,.1f} MB) "
-                      f"from {folder}", highlight=False, markup=False)
+                      f"from {folder}; the next mjsim command rebuilds and saves this build's tables "
+                      f"(a few seconds)", highlight=False, markup=False)
         return
     state = "off (MJSIM_TABLE_CACHE=0)" if mine is None else "on"
     console.print(f"table cache: {folder} ({state})", highlight=False, markup=False)

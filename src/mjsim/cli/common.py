@@ -126,7 +126,7 @@ _RUN_HELP = {
     "chunk": "Hands per chunk file (a multiple of --session-hands); default about 20,000.",
     "backend": "local (process pool) or dask (dask.distributed).",
     "scheduler": "Dask scheduler address (tcp://host:8786); default: a LocalCluster.",
-    "scheduler_timeout": "Seconds to wait for --scheduler to answer as a Dask scheduler.",
+    "scheduler_timeout": "Seconds to wait for --scheduler to answer as a Dask scheduler (default 5).",
     "progress": "Show progress on stderr (a bar on a terminal, a line every 10 s otherwise).",
     "version_mix": "Resume a dataset written by another mjsim version (mixes versions in one dataset).",
     "out": "Output directory (created; rerun the same command to resume).",

@@ -57,6 +57,8 @@ def hand(
 def _hand_facts(r: Rules, kinds, meld_list, discard, win_tile, wild, context, chinese) -> dict:
     """What `mjsim hand` shows, as plain values (the table and --json print the same)."""
     n_melds = len(meld_list)
+    if wild is None and r.traits.wilds:     # the engine's own message names its keyword, wild=
+        raise ValueError(f"{r.game} needs the turned-up wild indicator tile: give it as --wild, e.g. --wild 3s")
     facts: dict = {"rules": f"{r.game} ({r.variant})",
                    "hand": _tiles(kinds, chinese) + "".join(f"  [{k} {_tiles(parse_tiles(t), chinese)}]"
                                                              for k, t in meld_list),
