@@ -3,6 +3,7 @@ Datasets come from the FAKE game loop (tests/fake_game.py)."""
 from __future__ import annotations
 
 import base64
+import math
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -226,7 +227,8 @@ def test_one_session_says_its_intervals_are_not_clustered(data, tmp_path):
     assert "one session only" in report.method_note([one]) and "wanzai" in report.method_note([one])
     assert report.method_note([many]) == report.METHOD_NOTE
     assert set(one.frame()["method"]) == {"Wilson score, hands taken as independent (one session)",
-                                          "t on the standard error of independent hands (one session)"}
+                                          "none: a clustered standard error needs two sessions"}
+    assert all(math.isnan(m.ci[0]) for m in one.means)
     assert not any("independent" in m for m in many.frame()["method"])
     console = Console(record=True, width=400)
     report.print_report([one], console)

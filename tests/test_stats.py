@@ -232,11 +232,11 @@ def test_identical_data_is_never_flagged(data):
 
 
 def test_welch_without_a_variance_is_no_test():
-    """A standard error that cannot be estimated (one session: df 0, or NaN) is no test and no
-    interval, not an exact difference; two constant sides (se 0) are an exact difference."""
-    for se1, df1 in ((math.nan, 5), (0.1, 0), (0.1, math.nan)):
-        assert all(math.isnan(x) for x in stats.welch_from_se(1.0, se1, df1, 2.0, 0.1, 5))
-    assert stats.welch_from_se(1.0, 0.0, 5, 2.0, 0.0, 5) == (math.inf, 0.0, 1.0, 1.0)
+    """A standard error that cannot be estimated (one session: df 0, or NaN), or that is 0
+    on both sides (two wins of 5 against two of 10), is no test and no interval, not an
+    exact difference with p = 0."""
+    for se1, df1, se2 in ((math.nan, 5, 0.1), (0.1, 0, 0.1), (0.1, math.nan, 0.1), (0.0, 5, 0.0)):
+        assert all(math.isnan(x) for x in stats.welch_from_se(1.0, se1, df1, 2.0, se2, 5))
 
 
 @pytest.mark.parametrize("simulator", ["fake_game:simulate_chunk", "fake_game:simulate_chunk_few_wins"])
@@ -440,3 +440,92 @@ def test_turn_claims_and_money_measures(data):
         r = rate["money", reason]
         assert r.freq == pytest.approx(p.loc[p["reason"] == reason, "amount"].sum() / total)
         assert r.unit == "points"
+
+
+def _variant(name, rates=(), means=(), hands=320, wins=10, sessions=20):
+    return stats.VariantStats(name, "wanzai", hands, wins, rates=list(rates), means=list(means), sessions=sessions)
+
+
+def replace_n(rate, count, n):
+    from dataclasses import replace
+
+    return replace(rate, count=count, n=n)
+
+
+def test_unpaired_fisher_counts_a_carried_over_rate_by_its_effective_n():
+    """0 of 320 against 19 of 320 hands with a seat on fire, which carries over within a
+    session (design effect 5.83): Fisher's test on the effective counts (0/55 against
+    3/55, as the interval and the z-test use), not on the raw hands."""
+    from scipy.stats import fisher_exact
+
+    deff = 5.83
+    p = 19 / 320
+    on = stats.Rate("fire", "seat 3 on fire", 19, 320, se=math.sqrt(deff * p * (1 - p) / 320))
+    off = stats.Rate("fire", "seat 3 on fire", 0, 320, se=0.0)
+    c, = stats.compare(_variant("a", [off]), _variant("b", [on]), paired=False, adjust="none")
+    assert c.test == stats.FISHER_TEST
+    want = fisher_exact([[0, round(320 / 1)], [round(19 / on.deff), round((320 - 19) / on.deff)]])[1]
+    assert on.deff == pytest.approx(deff) and c.p == pytest.approx(want) and c.p > 0.001
+    assert c.p != pytest.approx(fisher_exact([[0, 320], [19, 301]])[1])
+
+
+def test_a_share_one_side_never_had_is_zero_of_its_own_money():
+    """A money share missing on one side is 0 of that side's own money in that section; a
+    side with no such money (no win at all) leaves the row out instead of inventing it."""
+    kong = stats.Rate("money", "kong_exposed", 6, 12, unit="points", se=0.1)
+    other = stats.Rate("money", "pinghu", 90, 120, unit="points", se=0.02)
+    a = _variant("a", [other])                     # no kong money on this side
+    b = _variant("b", [kong, replace_n(other, 6, 12)])
+    by = {c.name: c for c in stats.compare(a, b, paired=False, adjust="none")}
+    assert by["kong_exposed"].a.n == 120 and by["kong_exposed"].a.count == 0 and by["kong_exposed"].diff == 0.5
+    empty = _variant("c", [], wins=0)              # no money at all: nothing to compare the share with
+    assert "kong_exposed" not in {c.name for c in stats.compare(empty, b, paired=False, adjust="none")}
+
+
+def test_a_run_without_a_win_keeps_its_kong_money_shares(tmp_path):
+    """16 hands of random players, seed 12: no win, but 12 points of kong money, half from
+    exposed and half from concealed kongs; those shares stay (they were dropped with the
+    per-win measures, and a comparison then showed them as 0 %)."""
+    from mjsim.cli import main
+
+    assert main(["simulate", "--players", "random", "--hands", "16", "--session-hands", "8", "--seed", "12",
+                 "--workers", "1", "--no-progress", "--out", str(tmp_path / "r")]) == 0
+    s = stats.variant_stats(tmp_path / "r")
+    money = {r.name: r for r in s.rates if r.section == "money"}
+    assert s.wins == 0 and money["kong_exposed"].freq == 0.5 and money["kong_concealed"].freq == 0.5
+
+
+def test_constant_alike_on_both_sides_is_not_tested():
+    every = stats.Rate("outcome", "win", 320, 320, se=0.0)
+    flat = stats.Mean("pattern points", "pinghu", 10, 2.0, 0.0, se=0.0, df=19)
+    comps = stats.compare(_variant("a", [every], [flat]), _variant("b", [every], [flat]), paired=False)
+    assert comps and all(not c.tested and "the same on both sides" in c.note for c in comps)
+
+
+def test_a_zero_spread_money_share_has_no_wilson_interval():
+    """A share of money of 0 (or all of it): points are not independent trials, so no
+    Wilson bound on them (it was [0, 0.08 %] for a pattern whose one win would be 0.8 %)."""
+    none = stats.Rate("pattern money", "san_haohua_qixiaodui", 0, 4835, unit="points", se=0.0)
+    assert all(math.isnan(x) for x in none.ci)
+    assert all(math.isnan(x) for x in stats.Rate("money", "all", 10, 10, unit="points", se=0.0).ci)
+    lo, hi = stats.Rate("pattern", "qixiaodui", 0, 4835, se=0.0).ci          # hands are trials
+    assert lo == 0 and 0 < hi < 0.001
+
+
+def test_two_sessions_that_differ_alike_are_no_exact_difference(tmp_path):
+    """A paired difference whose two sessions differ by the same amount has a clustered
+    variance of 0: that is no evidence of an exact difference (it was [d, d], p = 0,
+    flagged); it is not tested, and nothing is flagged without an interval around it."""
+    from mjsim.cli import main
+
+    assert main(["sweep", "--grid", "honor_chow=true,false", "--players", "greedy", "--hands", "32",
+                 "--session-hands", "16", "--workers", "1", "--no-progress", "--out", str(tmp_path / "s"),
+                 "--html", str(tmp_path / "c.html")]) == 0
+    base, other = (stats.variant_stats(tmp_path / "s", v) for v in stats.variants(tmp_path / "s"))
+    comps = stats.compare(base, other)
+    assert base.sessions == 2 and any(c.note == stats.NO_VARIANCE for c in comps)
+    for c in comps:
+        if c.significant:
+            assert c.ci[0] < c.diff < c.ci[1], (c.section, c.name, c.ci)
+        if c.tested and c.diff != 0:
+            assert c.ci[0] < c.ci[1], (c.section, c.name, c.ci)

@@ -121,9 +121,9 @@ def method_note(stats_list: Sequence[VariantStats]) -> str:
     if not single:
         return METHOD_NOTE
     who = ", ".join(single)
-    return (METHOD_NOTE + f" {who}: one session only, so no session-clustered interval exists; its "
-            "intervals treat the hands as independent and may be too narrow (run more sessions: "
-            "--session-hands below --hands).")
+    return (METHOD_NOTE + f" {who}: one session only, so no session-clustered interval exists: its rate "
+            "intervals treat the hands as independent and may be too narrow, and its means have none (run "
+            "more sessions: --session-hands below --hands).")
 
 
 def _rate_head(items: Sequence[Rate]) -> list[str]:

@@ -113,10 +113,9 @@ def welch_from_se(m1: float, se1: float, df1: float, m2: float, se2: float, df2:
     v1, v2 = se1 * se1, se2 * se2
     d = m2 - m1
     se = math.sqrt(v1 + v2)
-    if not (df1 >= 1 and df2 >= 1) or not math.isfinite(se):    # a variance not estimable: no test
+    if not (df1 >= 1 and df2 >= 1) or not math.isfinite(se) or se == 0:
+        # no variance to test against: two sessions or more with some spread are needed
         return math.nan, math.nan, math.nan, math.nan
-    if se == 0:             # both sides constant: the difference is exact
-        return (0.0, 1.0, d, d) if d == 0 else (math.inf, 0.0, d, d)
     df = (v1 + v2) ** 2 / ((v1 * v1 / df1 if v1 else 0.0) + (v2 * v2 / df2 if v2 else 0.0))
     t = d / se
     p = float(2 * student.sf(abs(t), df))
@@ -165,6 +164,10 @@ class Rate:
 
     @property
     def ci(self) -> tuple[float, float]:
+        if self.unit == "points" and not (0 < self.count < self.n):
+            # a share of money that is all or nothing: points are not trials, and with no
+            # spread there is no design effect to scale them by
+            return (math.nan, math.nan)
         d = self.deff
         return wilson(self.count / d, self.n / d)
 
@@ -188,10 +191,11 @@ class Mean:
         return (self.section, self.name)
 
     def _se_df(self) -> tuple[float, float]:
+        """The session-clustered standard error and its df; NaN when fewer than two sessions
+        hold the measure (no interval then, rather than one that takes dependent hands as
+        independent)."""
         if math.isfinite(self.se) and math.isfinite(self.df):
             return self.se, self.df
-        if self.n >= 2 and math.isfinite(self.sd):
-            return self.sd / math.sqrt(self.n), self.n - 1
         return math.nan, math.nan
 
     @property
@@ -239,7 +243,7 @@ class VariantStats:
         rate_method = ("Wilson score on effective n (session-clustered)" if clustered
                        else "Wilson score, hands taken as independent (one session)")
         mean_method = ("t on session-clustered standard error" if clustered
-                       else "t on the standard error of independent hands (one session)")
+                       else "none: a clustered standard error needs two sessions")
         for r in self.rates:
             lo, hi = r.ci
             rows.append({"variant": self.variant, "section": r.section, "measure": r.name, "chinese": chinese(r.name),
@@ -484,9 +488,9 @@ def _variant_stats(root: Path, variant: str, info: dict) -> VariantStats:
                                  math.nan if hi is None else float(hi), se, G - 1 if G >= 2 else math.nan,
                                  d.unit, d.defined_by))
     st.wins = int(next(m.n for m in st.means if m.key == ("win", "points per win")))
-    if st.wins == 0:      # no win: the per-win measures say nothing
+    if st.wins == 0:      # no win: the per-win measures say nothing (kong money is still money)
         st.means = [m for m in st.means if m.unit != "wins"]
-        st.rates = [r for r in st.rates if r.unit == "hands"]
+        st.rates = [r for r in st.rates if r.unit == "hands" or (r.unit == "points" and r.n > 0)]
     _histograms(st, sums.counts)
     _session_spread(st, sums.counts["session result"])
     return st
@@ -576,8 +580,9 @@ class Comparison:
         return p is not None and p < ALPHA
 
 
-#: the note of a difference whose standard error cannot be estimated (fewer than two sessions)
-NO_VARIANCE = "not tested: one session, no variance to test against"
+#: the note of a difference whose standard error cannot be estimated: fewer than two sessions
+#: hold the measure, or those that do show no spread
+NO_VARIANCE = "not tested: no variance between sessions to test against"
 
 
 @dataclass(frozen=True)
@@ -659,13 +664,33 @@ def _matched(a: VariantStats, b: VariantStats):
             if key[0] in ("outcome", "kongs", "birds", "fire") or isinstance(ma or mb, Mean):
                 continue          # a measure one side does not define
             proto = ma or mb
-            ma = ma or replace(proto, count=0, n=a.hands if proto.unit == "hands" else proto.n, se=0.0)
-            mb = mb or replace(proto, count=0, n=b.hands if proto.unit == "hands" else proto.n, se=0.0)
+            ma, mb = ma or _absent(a, proto), mb or _absent(b, proto)
+            if ma is None or mb is None:
+                continue          # the side without it has nothing to share out (no win, no money)
         yield key, ma, mb
+
+
+def _absent(side: VariantStats, proto: Rate) -> Rate | None:
+    """`proto` on a side that never saw it: 0 of that side's own hands, wins or points of the
+    section (None when it has none)."""
+    if proto.unit == "hands":
+        n = side.hands
+    elif proto.unit == "wins":
+        n = side.wins
+    else:
+        n = next((r.n for r in side.rates if r.section == proto.section and r.unit == proto.unit), 0)
+    return replace(proto, count=0, n=n, se=0.0) if n else None
 
 
 def _no_events(ma, mb) -> bool:
     return isinstance(ma, Rate) and ma.count == 0 and mb.count == 0
+
+
+def _constant_alike(ma, mb) -> bool:
+    """The same value in every unit on both sides (a rate of 100 %, a mean without spread)."""
+    if isinstance(ma, Rate):
+        return ma.count == ma.n and mb.count == mb.n
+    return ma.mean == mb.mean and ma.sd == 0 and mb.sd == 0
 
 
 def _unpaired(a: VariantStats, b: VariantStats) -> list[Comparison]:
@@ -685,10 +710,11 @@ def _unpaired(a: VariantStats, b: VariantStats) -> list[Comparison]:
                 da, db = ma.deff, mb.deff
                 ci = newcombe_interval(ma.count / da, ma.n / da, mb.count / db, mb.n / db)
                 lo, hi = ci
-                cells = (ma.count, ma.n - ma.count, mb.count, mb.n - mb.count)
+                # effective counts, as the z-test and the interval use (a rate that carries
+                # over within a session, such as fire, counts a session about once)
+                cells = (ma.count / da, (ma.n - ma.count) / da, mb.count / db, (mb.n - mb.count) / db)
                 if min(cells) < EXACT_BELOW:
-                    table = [[int(round(ma.count)), int(round(ma.n - ma.count))],
-                             [int(round(mb.count)), int(round(mb.n - mb.count))]]
+                    table = [[int(round(cells[0])), int(round(cells[1]))], [int(round(cells[2])), int(round(cells[3]))]]
                     p, test = float(fisher_exact(table)[1]), FISHER_TEST
                 else:
                     _, p = two_proportion_z_test(ma.count / da, ma.n / da, mb.count / db, mb.n / db)
@@ -702,6 +728,8 @@ def _unpaired(a: VariantStats, b: VariantStats) -> list[Comparison]:
             diff, test = mb.mean - ma.mean, MEAN_TEST
         if _no_events(ma, mb):
             note = "not tested: no events on either side"
+        elif _constant_alike(ma, mb):
+            note = note or "not tested: the same on both sides, without spread"
         elif math.isnan(p):
             note = note or NO_VARIANCE
         out.append(Comparison(*key, ma, mb, diff, (lo, hi), None if note else p, test, False, None, note))
@@ -735,14 +763,14 @@ def _paired(a: VariantStats, b: VariantStats, pair: Pairing) -> tuple[Pairing, l
         se = math.sqrt(var) if math.isfinite(var) else math.nan
         df = G - 1
         note = _defined_by_change(d.defined_by, a, b)
-        if not math.isfinite(se):       # one session: nothing to measure the noise against
+        if diff == 0 and se == 0:
+            p, lo, hi = 1.0, 0.0, 0.0
+            note = note or "not tested: identical in every hand"
+        elif not math.isfinite(se) or se == 0:
+            # fewer than two sessions hold it, or the few that do differ alike: a zero
+            # spread is no evidence of an exact difference
             p, lo, hi = math.nan, math.nan, math.nan
             note = note or NO_VARIANCE
-        elif se == 0:
-            p = 1.0 if diff == 0 else 0.0
-            lo = hi = diff
-            if diff == 0 and not note:
-                note = "not tested: identical in every hand"
         else:
             t = diff / se
             p = float(2 * student.sf(abs(t), df))
