@@ -86,7 +86,9 @@ def test_blind_note_needs_the_players_recorded():
 @pytest.mark.parametrize("cs, expected", [
     ([_cmp(0.02, 0.01, 0.03), _cmp(0.025, 0.02, 0.04)], True),     # same sign, overlapping
     ([_cmp(0.02, 0.01, 0.03), _cmp(0.05, 0.04, 0.06)], False),     # same sign, apart
-    ([_cmp(0.01, -0.01, 0.03), _cmp(-0.01, -0.03, 0.01)], False),  # overlapping, opposite signs
+    ([_cmp(0.01, -0.01, 0.03), _cmp(-0.01, -0.03, 0.01)], True),   # opposite signs, both unknown (0 inside)
+    ([_cmp(0.02, 0.01, 0.03), _cmp(-0.02, -0.03, -0.01)], False),  # opposite known signs
+    ([_cmp(0.0, 0.0, 0.0), _cmp(0.004, -0.01, 0.02)], True),       # blind vs a change within noise
     ([_cmp(0.0, 0.0, 0.0), _cmp(0.0, 0.0, 0.0)], True),            # identical in both
     ([_cmp(0.0, 0.0, 0.0), _cmp(0.04, 0.03, 0.05)], False),        # blind vs responding
     ([_cmp(0.02, 0.0, 0.04), _cmp(0.03, 0.01, 0.05), _cmp(0.035, 0.035, 0.035)], True),

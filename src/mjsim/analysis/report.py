@@ -415,7 +415,7 @@ def _agree_cell(value: bool | None) -> str:
 
 def print_agreement(names: Sequence[str], rows, console=None) -> None:
     """The differences of every population side by side (mjsim.populations.agreement_rows),
-    with whether they agree: the same sign and a point common to every 95 % interval."""
+    with whether they agree: a point common to every 95 % interval."""
     from rich.table import Table
 
     console = _console(console)
@@ -444,8 +444,8 @@ def print_agreement(names: Sequence[str], rows, console=None) -> None:
         table.add_row(_m(name_cell(r.name)), *([_m(r.variant)] if several else []),
                       *(_diff(c) for c in r.comparisons), _agree_cell(r.agree))
     console.print(table)
-    console.print(_m("agree: every population's difference has the same sign (none, or all zero) and their 95% "
-                     "intervals share a point; – : a population lacks the measure or its interval"),
+    console.print(_m("agree: the populations' 95% intervals share a point (so no two differences that exclude 0 "
+                     "have opposite signs); – : a population lacks the measure or its interval"),
                   style="dim", highlight=False)
 
 

@@ -5,7 +5,10 @@ rule question ("what if 七小對 pays 10?") can get a different answer from eac
 value-blind player (greedy) plays the same whatever a hand pays, so only payments move,
 while ev chases the new value.  `sweep` and `compare` run or read each population on the
 same seeds, show every difference per population, and say whether the populations agree:
-every difference has the same sign and their 95 % intervals overlap (a common point).
+their 95 % intervals share a point. That is "the same sign" wherever a sign is known: an
+interval that excludes 0 fixes the sign, and intervals with a common point cannot fix
+opposite ones; the sign of a difference whose interval contains 0 is noise, and two such
+differences of opposite sign do not disagree.
 
 `blind_note` is the one line printed above a comparison whose players cannot respond to
 the change being compared (values and multipliers under value-blind players).
@@ -122,14 +125,14 @@ class Agreement:
 
 
 def agree(comparisons: Sequence) -> bool | None:
-    """Same sign (zero counts as its own sign) and a point common to every 95 % interval."""
+    """A point common to every 95 % interval (so no two known signs differ); None when a
+    population lacks the measure or its interval."""
     if any(c is None for c in comparisons):
         return None
     bounds = [c.ci for c in comparisons]
     if not all(math.isfinite(lo) and math.isfinite(hi) for lo, hi in bounds):
         return None
-    signs = {(c.diff > 0) - (c.diff < 0) for c in comparisons}
-    return len(signs) == 1 and max(lo for lo, _ in bounds) <= min(hi for _, hi in bounds)
+    return max(lo for lo, _ in bounds) <= min(hi for _, hi in bounds)
 
 
 def agreement_rows(labels: Sequence[str], per_population: Sequence[Sequence[list]]) -> list[Agreement]:
