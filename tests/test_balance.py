@@ -361,7 +361,7 @@ def test_summary_claims_a_resolved_answer_only_when_it_is():
 
     # the end of the range: 1's interval contains the target, which lies beyond the range
     r, text = line(noisy_share(sd=0.5), _target(0.0016, "<="), 4_000)
-    assert r.status == "ok" and "end of the range" in r.message and not r.resolved
+    assert r.status == "undecided" and "end of the range" in r.message and not r.resolved
     assert "told apart" not in text
     # --hands runs out before the pair either side of the answer is resolved
     r, text = line(noisy_share(sd=3.0), _target(0.10, "<="), 2_000)
@@ -370,3 +370,25 @@ def test_summary_claims_a_resolved_answer_only_when_it_is():
     # resolved: then it says so
     r, text = line(noisy_share(sd=0.01), _target(0.10, "<="), 20_000)
     assert r.resolved and "(the values either side are told apart from the target at 95%)" in text
+
+
+def test_an_inequality_not_met_at_the_end_of_the_range_is_undecided():
+    """'>= 0.2' where the best value's estimate is below 0.2 but its interval holds it: not
+    'ok' (the target is not met), not 'unreachable' (not ruled out): undecided, flagged."""
+    from types import SimpleNamespace
+
+    from mjsim.run.balance.output import summary_line
+
+    v = bal.parse_vary("multipliers.qingyise=1..200", ANHUA)
+    target = _target(0.2, ">=")
+    r = bal.search_1d(noisy_share(a=0.001, sd=2.0), target, 1, 200, start=1_000, cap=2_000, chunk=1_000)
+    est = max((c for c in r.evaluations if c.pos == r.best), key=lambda c: c.hands).est[0]
+    assert est[0] < 0.2 <= est[2] and r.best == (200,)
+    assert r.status == "undecided" and "neither met nor ruled out" in r.message
+    line = summary_line(bal.Balance(("greedy",) * 4, [v], [target], r, SimpleNamespace(base=ANHUA)))
+    assert line.startswith("UNDECIDED: ")
+    # every value meets '<= 0.5': the summary says so, not that they cannot be told apart
+    t2 = _target(0.5, "<=")
+    r2 = bal.search_1d(noisy_share(sd=0.01), t2, 1, 200, start=1_000, cap=2_000, chunk=1_000, preferred=2)
+    line = summary_line(bal.Balance(("greedy",) * 4, [v], [t2], r2, SimpleNamespace(base=ANHUA)))
+    assert "(every value of multipliers.qingyise 1..200 meets the target)" in line and "told apart" not in line

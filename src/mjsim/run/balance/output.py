@@ -144,7 +144,10 @@ def summary_line(a: Balance) -> str:
         approx = "" if a.result.range_exact else "about "
         single = all(lo == hi for lo, hi in rng.values()) and len(rng) == 1
         hit = all(t.met(*e) for t, e in zip(a.targets, a.best_estimates))
-        if single and not a.result.resolved:
+        if len(rng) == 1 and not single and all(t.op != "=" for t in a.targets):
+            (k, (lo, hi)), = rng.items()      # an inequality every value of the range meets
+            best += f" (every value of {k} {_show(lo)}..{_show(hi)} meets the target)"
+        elif single and not a.result.resolved:
             # the end of the range (its own message follows), or --hands ran out first
             if not a.result.message:
                 best += (" (not resolved: at 95% the target cannot yet be told apart from a neighbouring value; "
@@ -158,5 +161,6 @@ def summary_line(a: Balance) -> str:
                 + " cannot be told apart at 95%)"
     ests = "; ".join(f"{t.section}:{t.name} {_fmt(e[0])} [{_fmt(e[1])}, {_fmt(e[2])}] (target {t.op} {t.value:g})"
                      for t, e in zip(a.targets, a.best_estimates))
-    flag = {"unreachable": "UNREACHABLE: ", "conflict": "CONFLICT: "}.get(a.result.status, "")
+    flag = {"unreachable": "UNREACHABLE: ", "conflict": "CONFLICT: ", "undecided": "UNDECIDED: "}.get(
+        a.result.status, "")
     return f"{flag}{best}; {ests}; {a.result.hands:,} hands per candidate"

@@ -33,7 +33,7 @@ class SearchResult:
     hands: int                           # hands of the final evaluations
     evaluations: list[Candidate]
     range: list[tuple[int, int]] | None  # per key: positions the targets cannot tell apart
-    status: str = "ok"                   # "ok", "unreachable" or "conflict"
+    status: str = "ok"                   # "ok", "undecided", "unreachable" or "conflict"
     message: str = ""
     resolved: bool = False               # the pair either side of the answer resolved at 95 %
     pareto: list[tuple] = field(default_factory=list)
@@ -129,12 +129,17 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
         if _side(closest.est[0], t) == 0 and n < cap:
             n = _next_hands(n, chunk, cap)
             continue
-        status = "unreachable" if _side(closest.est[0], t) != 0 else "ok"
         est = closest.est[0][0]
-        msg = (f"no value in {show(lo)}..{show(hi)} meets {target.label}: the closest is {show(closest.pos[0])} with {est:.6g}"
-               if status == "unreachable" else
-               f"the target is at the end of the range: {show(closest.pos[0])} gives {est:.6g}, "
-               f"its interval contains {t:g}")
+        if _side(closest.est[0], t) != 0:
+            status = "unreachable"
+            msg = f"no value in {show(lo)}..{show(hi)} meets {target.label}: the closest is {show(closest.pos[0])} with {est:.6g}"
+        else:
+            # at the end of the range and within noise of the target: an inequality whose
+            # estimate is on the wrong side is not met, though not told apart from it either
+            status = "ok" if target.met(*closest.est[0]) else "undecided"
+            msg = (f"the target is at the end of the range: {show(closest.pos[0])} gives {est:.6g}, "
+                   f"its interval contains {t:g}" + ("" if status == "ok" else
+                                                     f", so {target.label} is neither met nor ruled out"))
         return SearchResult(closest.pos, n, book.evaluations, [(closest.pos[0], closest.pos[0])], status, msg)
 
     a, b = lo, hi
