@@ -1,4 +1,6 @@
 """The duplicate arena: paired edges, their deal-clustered intervals, player options."""
+import math
+
 import numpy as np
 import pytest
 
@@ -191,3 +193,26 @@ def test_finished_chunks_are_reduced_and_dropped(monkeypatch):
     r = arena.run_arena(WANZAI, "random", "greedy", deals=120, seed=2, chunk=10, workers=1)
     assert len(held) == 5 * 12 and max(held) == 1 and held[-1] == 0
     assert r.challenger_stats.seat_hands == 480
+
+
+def test_deals_that_all_differ_alike_have_no_interval():
+    """Two deals that each moved by the same amount have no spread between deals: the
+    difference gets no interval (it was [d, d]); an exact 0 keeps its zero-width one."""
+    alike = np.array([[1, 0, 0, -2], [0, -1, 0, 0]])        # every deal sums to -1
+    for got in (arena.clustered_mean(alike.astype(float)), _sums(alike).interval()):
+        assert got.mean == -0.25 and math.isnan(got.low) and math.isnan(got.high)
+    zero = np.array([[1, -1, 0, 0], [0, 0, 2, -2]])
+    got = _sums(zero).interval()
+    assert (got.mean, got.low, got.high) == (0.0, 0.0, 0.0)
+
+
+def _sums(diff):
+    sums = arena._ClusterSums(diff.shape[1])
+    sums.add(diff)
+    return sums
+
+
+def test_a_player_without_a_win_has_no_self_draw_share():
+    """A share of its wins is undefined without a win: NaN, printed n/a (it was 0.00%)."""
+    sums = arena._PlayerSums(seat_hands=8, sums={"net": -9, "won": 0, "dealt_in": 2})
+    assert math.isnan(sums.stats("random").self_draw_share)

@@ -209,7 +209,7 @@ def seat_rows(s: VariantStats) -> list[list[str]]:
 
 
 SEAT_HEAD = ["wins %", CI_RATE, "deals in %", CI_RATE, "claims per hand", "net per hand", "95% CI"]
-SPREAD_HEAD = ["sessions", "mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max"]
+SPREAD_HEAD = ["seat-sessions", "mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max"]
 
 
 def spread_rows(s: VariantStats) -> list[list[str]]:

@@ -162,7 +162,7 @@ class PlayerStats:
     net: float                 # mean net points per seat-hand
     win_rate: float            # share of seat-hands won (a hand with two wins counts once)
     deal_in_rate: float        # share of seat-hands it paid a win as discarder or robbed kong
-    self_draw_share: float     # of its wins, the share won by self-draw (any context)
+    self_draw_share: float     # of its wins, the share won by self-draw (any context); NaN without a win
     claims_per_hand: float | None   # pungs, chows and exposed kongs per seat-hand (None: not recorded)
     win_turn: float | None          # mean turn of its wins (its discards before the win + 1)
     patterns: dict[str, float] = field(default_factory=dict)   # pattern -> share of its wins
@@ -289,6 +289,10 @@ class _ClusterSums:
             return Interval(mean, float("nan"), float("nan"), float("nan"))
         # Σ_g (S_g - k mean)² = ΣS² - (ΣS)²/G, exactly, then CR1: G/(G-1)
         spread = (G * self.squares - self.total * self.total) / G
+        if spread == 0 and self.total != 0:
+            # every deal moved alike (few deals): no evidence of an exact difference; an
+            # exact 0 (identical players) keeps its zero-width interval
+            return Interval(mean, float("nan"), float("nan"), float("nan"))
         se = math.sqrt(G / (G - 1) * spread) / n
         half = float(student.ppf(0.975, G - 1)) * se
         return Interval(mean, mean - half, mean + half, se)
@@ -308,6 +312,9 @@ def clustered_mean(diff: np.ndarray) -> Interval:
     if deals < 2:
         m = float(y.mean()) if y.size else float("nan")
         return Interval(m, float("nan"), float("nan"), float("nan"))
+    sums = diff.sum(axis=1)
+    if np.all(sums == sums[0]) and sums[0] != 0:     # every deal alike: see _ClusterSums.interval
+        return Interval(float(y.mean()), float("nan"), float("nan"), float("nan"))
     groups = np.repeat(np.arange(deals), k)
     fit = sm.OLS(y, np.ones_like(y)).fit(cov_type="cluster", cov_kwds={"groups": groups}, use_t=True)
     low, high = fit.conf_int(alpha=0.05)[0]
@@ -345,7 +352,7 @@ class _PlayerSums:
         counts = {PATTERNS[code]: c for code, c in self.patterns.items()}
         shares = {p: c / total for p, c in sorted(counts.items(), key=lambda x: -x[1])} if total else {}
         return PlayerStats(label, n, s["net"] / n, s["won"] / n, s["dealt_in"] / n,
-                           self.self_draws / total if total else 0.0,
+                           self.self_draws / total if total else math.nan,
                            s["claims"] / n if "claims" in s else None,
                            self.turns / total if total and self.has_turn else None, shares)
 
@@ -502,8 +509,9 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
     for s in (r.challenger_stats, r.opponents_stats, r.baseline_stats):
         claims = "n/a" if s.claims_per_hand is None else f"{s.claims_per_hand:.3f}"
         turn = "n/a" if s.win_turn is None else f"{s.win_turn:.2f}"
+        tsumo = "n/a" if math.isnan(s.self_draw_share) else f"{100 * s.self_draw_share:.2f}%"
         lines.append(f"{s.label:<28} {s.seat_hands:>10,} {s.net:>+8.4f} {100 * s.win_rate:>6.2f}% "
-                     f"{100 * s.deal_in_rate:>7.2f}% {100 * s.self_draw_share:>8.2f}% {turn:>8} {claims:>7}")
+                     f"{100 * s.deal_in_rate:>7.2f}% {tsumo:>9} {turn:>8} {claims:>7}")
     lines.append("win, deal-in: share of seat-hands; self-draw: share of its wins; win turn: mean turn of "
                  "its wins; claims: pungs, chows, exposed kongs per seat-hand")
     for s in (r.challenger_stats, r.baseline_stats):
