@@ -564,7 +564,7 @@ def anhua_evaluate(counts, melds, win_tile, self_draw, indicator, context, param
     if context is not None:
         points *= mult[context]
         props.add(context)
-    cap = params.get("score_cap", 0)
+    cap = params.get("score_cap", 0) * base       # in units of base, as every amount (RULES §1)
     if cap > 0:
         points = min(points, cap)
     return True, pattern, frozenset(props), points

@@ -10,6 +10,7 @@ from mjsim import Rules
 from mjsim.play.engine import PATTERNS
 from mjsim.players import ev as evplayer
 from mjsim.play import game
+from mjsim.play.game import WIN_KINDS
 from mjsim.run import runner
 from mjsim.players import _ev
 from mjsim.players import Player
@@ -81,16 +82,33 @@ class Recorder(Player):
 
 
 @pytest.mark.parametrize("rules_name", ["wanzai", "anhua"])
-def test_takes_every_win_but_held_discards_and_matches_the_protocol(rules_name):
+def test_takes_every_legal_win_and_matches_the_protocol(rules_name):
+    """ev is the default policy, and RULES §1 says default policies always take a legal win:
+    every win offered, the Anhua special start included, is taken (hold and start are off
+    by default; they are options)."""
     rules = Rules.load(rules_name)
     rec = Recorder()
     a, wa = game.simulate_chunk(rules, (rec, "ev", "ev", "ev"), 9, 0, 200, 1)
     b, wb = game.simulate_chunk(rules, EV4, 9, 0, 200, 1)
     assert np.array_equal(a["delta_0"], b["delta_0"]) and np.array_equal(wa["winner"], wb["winner"])
-    offered = [(kind, take) for kind, take in rec.wins_offered if kind != "instant"]
-    # every complete hand is won, but a Wanzai win on a discard may be held for more (`hold`)
-    assert offered and all(take for kind, take in offered if kind != "discard" or rules_name == "anhua")
-    assert (wb["winner"] == 0).sum() == sum(take for _, take in offered)
+    assert rec.wins_offered and all(take for _, take in rec.wins_offered)
+    assert (wb["winner"] == 0).sum() == len(rec.wins_offered)
+
+
+def test_the_anhua_special_start_is_declared_unless_start_weighs_it():
+    """Seat 0 is offered the special start on the same deals whoever plays (it is checked
+    right after the deal, the other seats greedy): ev declares it every time, as greedy
+    does; with `start=1` (ev_v1's style) it weighs it against the hand's EV and passes some."""
+    rules = Rules.load("anhua")
+    instant = WIN_KINDS.index("instant")
+
+    def declared(player):
+        _, wins = game.simulate_chunk(rules, (player, "greedy", "greedy", "greedy"), 4, 0, 3000, 1)
+        return int(((wins["winner"] == 0) & (wins["win_kind"] == instant)).sum())
+
+    offered = declared("greedy")
+    assert offered > 0 and declared("ev") == offered
+    assert declared("ev:start=1") < offered and declared("ev_v1") == declared("ev:start=1")
 
 
 # seat 0 (the dealer) throws its lone 中 (7z) first; seat 1 is ready on it
@@ -107,13 +125,14 @@ def first_answer(seat1, player, base=1):
 
 
 def test_holds_a_many_way_shisanlan_for_the_self_draw():
-    """`hold` (Wanzai style 1.1): a 十三爛 ready on all three dragons (ten live copies) is worth
-    more kept than a win on a discard (2 from the discarder; a self-draw is 2 from each of
-    three).  ev passes it, whatever the base; with hold 0 and as ev_v1 it takes it."""
+    """`hold` (an option, 0 by default: RULES §1's default policies take every legal win): a
+    十三爛 ready on all three dragons (ten live copies) is worth more kept than a win on a
+    discard (2 from the discarder; a self-draw is 2 from each of three). ev:hold=1.1 passes
+    it, whatever the base; ev and ev_v1 take it."""
     shisanlan = "147m258p369s1234z"
-    assert first_answer(shisanlan, "ev") == ("pass_win", 1, "7z")
-    assert first_answer(shisanlan, "ev", base=3) == ("pass_win", 1, "7z")
-    assert first_answer(shisanlan, "ev:hold=0") == ("win", 1, "7z")
+    assert first_answer(shisanlan, "ev:hold=1.1") == ("pass_win", 1, "7z")
+    assert first_answer(shisanlan, "ev:hold=1.1", base=3) == ("pass_win", 1, "7z")
+    assert first_answer(shisanlan, "ev") == ("win", 1, "7z")
     assert first_answer(shisanlan, "ev_v1") == ("win", 1, "7z")
 
 
@@ -145,9 +164,9 @@ def test_options_change_play_and_defaults_are_the_plain_name():
     plain, _ = game.simulate_chunk(rules, EV4, 1, 0, 300, 1)
     assert evplayer.load_model("wanzai")["style"] == {"claim": 0.9, "value": 0.7, "fold": 0.2, "race": 0.8,
                                                       "mix": 0.6, "passed": 1, "keep": 0.7, "stretch": 1,
-                                                      "hold": 1.1, "kongs": 0.25}
+                                                      "hold": 0, "kongs": 0.25}
     same, _ = game.simulate_chunk(rules, ("ev:claim=0.9,value=0.7,fold=0.2,race=0.8,mix=0.6,passed=1,keep=0.7,stretch=1,"
-                                          "hold=1.1,kongs=0.25",) * 4,
+                                          "hold=0,kongs=0.25",) * 4,
                                   1, 0, 300, 1)
     bold, _ = game.simulate_chunk(rules, ("ev:fold=0,value=2",) * 4, 1, 0, 300, 1)
     assert np.array_equal(plain["delta_0"], same["delta_0"])
@@ -242,23 +261,24 @@ def test_ev_v1_is_ev_as_shipped_before():
     """ev_v1 keeps the model and style ev had before issue 19 (as greedy_v1 keeps greedy's
     old rules): the same native player with the old numbers and the new options at 0."""
     assert "ev_v1" in game.PLAYERS and "ev_v1" in game.PLAYER_OPTIONS
-    assert evplayer.load_model("anhua", player="ev_v1")["style"] == {"claim": 0.75}
+    assert evplayer.load_model("anhua", player="ev_v1")["style"] == {"claim": 0.75, "start": 1}
     assert evplayer.load_model("anhua")["style"] == {"claim": 0.75, "value": 0.7, "mix": 0.5}
     old = evplayer.player_opts("anhua", player="ev_v1")
     new = evplayer.player_opts("anhua")
     assert old[evplayer.OPT_VALUE] == 1 and old[evplayer.OPT_MIX] == 0
     assert new[evplayer.OPT_VALUE] == 0.7 and new[evplayer.OPT_MIX] == 0.5
     differ = [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]]
-    assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX]
+    assert differ == [evplayer.OPT_VALUE, evplayer.OPT_MIX, evplayer.OPT_START]
+    assert old[evplayer.OPT_START] == 1 and new[evplayer.OPT_START] == 0
     old, new = evplayer.player_opts("wanzai", player="ev_v1"), evplayer.player_opts("wanzai")
     assert [i for i in range(evplayer.N_PLAYER_OPTS) if old[i] != new[i]] == [
-        evplayer.OPT_FOLD, evplayer.OPT_STRETCH, evplayer.OPT_PASSED, evplayer.OPT_KEEP, evplayer.OPT_HOLD,
+        evplayer.OPT_FOLD, evplayer.OPT_STRETCH, evplayer.OPT_PASSED, evplayer.OPT_KEEP,
         evplayer.OPT_KONGS, evplayer.OPT_RACE]
     assert old[evplayer.OPT_PASSED] == old[evplayer.OPT_KEEP] == old[evplayer.OPT_STRETCH] == 0
     assert old[evplayer.OPT_HOLD] == old[evplayer.OPT_KONGS] == old[evplayer.OPT_RACE] == 0
     assert old[evplayer.OPT_FOLD] == 1 and new[evplayer.OPT_FOLD] == 0.2 and new[evplayer.OPT_RACE] == 0.8
     assert new[evplayer.OPT_PASSED] == 1 and new[evplayer.OPT_KEEP] == 0.7 and new[evplayer.OPT_STRETCH] == 1
-    assert new[evplayer.OPT_HOLD] == 1.1 and new[evplayer.OPT_KONGS] == 0.25
+    assert new[evplayer.OPT_HOLD] == 0 and new[evplayer.OPT_KONGS] == 0.25     # RULES §1: every legal win
     for name in ("ev", "ev_v1"):
         row = evplayer.player_opts("wanzai", player=name)
         assert row[evplayer.OPT_THREAT] == 0
@@ -380,7 +400,7 @@ def test_wait_class_scales_the_danger_of_suited_ranks():
 def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
     for name in ("ev", "ev_v1"):
         for g in ("wanzai", "anhua"):
-            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 87     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); ev's hold 84, kongs 85, race 86
+            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 88     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); ev's hold 84, kongs 85, race 86, start 87
     v1 = evplayer.player_opts("wanzai", player="ev_v1")
     assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
     assert v1[evplayer.OPT_HOLD: evplayer.OPT_RACE + 1] == [0.0] * 3 and v1[evplayer.OPT_FOLD] == 1.0

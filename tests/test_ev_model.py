@@ -76,7 +76,7 @@ def _shipped_with(change):
     (_shipped_with(lambda d: d["wanzai"].update(self_share=1.5)), "wanzai.self_share must be a finite number 0..1, got 1.5"),
     (_shipped_with(lambda d: d["wanzai"]["style"].update(fold=11)), "wanzai.style.fold must be a finite number 0..10, got 11"),
     (_shipped_with(lambda d: d["wanzai"]["style"].update(bogus=1)), "wanzai.style has unknown key 'bogus' (expected fold, claim, value, mix, threat, stretch, kong, passed, "
-     "keep, hold, kongs, race)"),
+     "keep, hold, kongs, race, start)"),
     (_shipped_with(lambda d: d["wanzai"]["forms"].update(sanyuan=[0, 1])), "wanzai.forms has unknown key 'sanyuan' (expected standard, pairs, shisanlan, "
      "qingyise, daqidui)"),
     (_shipped_with(lambda d: d["wanzai"].update(win=5)), "wanzai.win must be 6 rows of 3 numbers, got 5"),

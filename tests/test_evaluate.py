@@ -155,6 +155,8 @@ def test_anhua_document_example_16():
     assert (e.win, e.pattern, e.points, e.hard) == (True, "yingzhuang", 16, True)
     assert e.properties == {"qingyise", "xiaoqidui"}
     assert ev(A.with_overrides(score_cap=8), "22335566778899m", wild="1p") == (True, "yingzhuang", 8)
+    # in units of base, as every amount (RULES §1 Units): base 2 doubles the capped score too
+    assert ev(A.with_overrides(score_cap=8, base=2), "22335566778899m", wild="1p") == (True, "yingzhuang", 16)
     assert evaluate(A, "22335566778899m", wild="1p", context="gangshanghua").points == 32
 
 

@@ -113,7 +113,7 @@ def check_record(h, rules):
     assert h.wilds == tuple(kind_name(k) for k in engine.wild_tiles(parse_tile(h.wild_indicator)))
     for w in h.wins:
         assert sum(a for _, a, _ in w.payments) == w.received
-        cap = rules["score_cap"]
+        cap = rules["score_cap"] * rules["base"]       # in units of base (RULES §1 Units)
         if w.kind != "instant":
             score = math.prod(v for name, v in w.factors if name != "bird")
             assert w.points == (min(score, cap) if cap else score), (w.points, w.factors)
@@ -207,6 +207,9 @@ def test_special_start_off_and_score_and_cap():
     assert not events(h, "instant")
     h = play_script(FLAT.with_overrides(instant_win_score=5, score_cap=3), hands=[None, SI_WANG, None, None])
     assert h.deltas == (-3, 9, -3, -3)
+    # the cap is in units of base like the score (RULES §1: a base of 2 doubles every payment)
+    h = play_script(FLAT.with_overrides(instant_win_score=5, score_cap=3, base=2), hands=[None, SI_WANG, None, None])
+    assert h.deltas == (-6, 18, -6, -6)
 
 
 # ------------------------------------------------------------------ discard wins

@@ -618,8 +618,9 @@ def test_largest_payment_is_exact_at_the_boundary():
     assert largest_payment(r.as_dict(), "wanzai")[0] == 80
     # Anhua: 七王 16 x 清一色 2 x 小七對 2 x a context 2, times 2^birds; a cap bounds it
     assert largest_payment(Rules.load("anhua").as_dict(), "anhua")[0] == 16 * 2 * 2 * 2 * 2
-    r = Rules.load("anhua", base=10_000_000, score_cap=1000)
-    assert largest_payment(r.as_dict(), "anhua")[0] == 1000
+    # the cap is in units of base, as every amount (RULES §1): 100 x base 10,000 caps at 1,000,000
+    r = Rules.load("anhua", base=10_000, score_cap=100)
+    assert largest_payment(r.as_dict(), "anhua")[0] == 1_000_000
 
 
 def test_cli_refuses_an_overflowing_base_in_one_line():

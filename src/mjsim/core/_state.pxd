@@ -26,8 +26,8 @@ cdef enum:
     PLAYER_EV = 3                   # expected value (_ev.pyx); options in GameConfig.player_opts
     PLAYER_SEARCH = 4               # Monte Carlo search over rollouts (_search.pyx)
     PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
-    N_PLAYER_OPTS = 87              # per-seat numbers a built-in player reads (layout: _ev.pxd
-                                    # 0..63, 72..77, 84..86; _search.pxd 64..71 and 78..83)
+    N_PLAYER_OPTS = 88              # per-seat numbers a built-in player reads (layout: _ev.pxd
+                                    # 0..63, 72..77, 84..87; _search.pxd 64..71 and 78..83)
 
 # where the tile a seat's turn starts with came from (play_on's `source`)
 cdef enum:
@@ -162,7 +162,7 @@ ctypedef struct GameConfig:
     int kong_min_wall
     int buzhang_tiles
     int birds
-    int score_cap                   # also applied after the bird factor
+    int score_cap                   # in points (the rules' score_cap x base); also after the bird factor
     # What the loop does differently for a rule set, as features: the rule set's
     # native_config sets them, and the loop never asks which game it plays.
     int wilds                       # an indicator is turned up after the deal (RULES §3.1), and

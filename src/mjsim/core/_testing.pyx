@@ -264,6 +264,7 @@ PLAYER_OPTION_SLOTS = {
         "OPT_HOLD": EVO.OPT_HOLD,
         "OPT_KONGS": EVO.OPT_KONGS,
         "OPT_RACE": EVO.OPT_RACE,
+        "OPT_START": EVO.OPT_START,
     },
     "search": {
         "OPT_S_SAMPLES": SEO.OPT_S_SAMPLES,

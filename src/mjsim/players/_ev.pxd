@@ -47,6 +47,9 @@ cdef enum:
                             #   (kong_equity); 0: none (ev_v1)
     OPT_RACE = 86           # added to OPT_FOLD per unit of the opponents' summed tenpai
                             #   chance (fold_weight); 0: a constant fold weight (ev_v1)
+    OPT_START = 87          # Anhua: 1 weighs the special start against the hand's EV (ev_v1);
+                            #   0 declares it whenever legal (RULES §1: default policies take
+                            #   every legal win)
 
 cdef int ev_turn(HandState* st, int s, int n_kongs, const int* kinds, const int* types,
                  int drawn, int* tile) noexcept nogil

@@ -756,15 +756,16 @@ cdef bint holds_for_more(HandState* st, int s) noexcept nogil:
 
 
 cdef bint ev_takes_win(HandState* st, int s, int kind) noexcept nogil:
-    """Every win is taken but a Wanzai discard win held for more (holds_for_more); the
-    special start when its sure payment is worth more than the hand's EV."""
+    """Every win is taken (RULES §1: default policies take every legal win), but a Wanzai
+    discard win held for more when OPT_HOLD > 0 (holds_for_more), and, when OPT_START is
+    on, a special start whose sure payment is worth less than the hand's EV."""
     cdef Ctx c
     cdef SeatState* p = &st.seat[s]
     cdef int k, n = 0
     cdef double sure, later
     if kind == WIN_DISCARD:
         return not holds_for_more(st, s)
-    if kind != WIN_INSTANT:
+    if kind != WIN_INSTANT or st.cfg.player_opts[s][OPT_START] <= 0:
         return True
     init_ctx(&c, st, s, -2, -1)
     # in units of base, as `later` is valued (the cap too): play must not depend on base,

@@ -62,7 +62,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-N_PLAYER_OPTS = 87          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
+N_PLAYER_OPTS = 88          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
 OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER, OPT_THREAT = 0, 1, 2, 3, 4, 5, 6, 7
 OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_STRETCH, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 27, 28, 32, 20
 OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
@@ -71,13 +71,13 @@ OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)
 FORMS = ("standard", "pairs", "shisanlan", "qingyise", "daqidui", "quanqiuren")
 OPT_FORM, FITTED_FORMS = 52, ("pairs", "shisanlan", "qingyise", "daqidui")
 OPT_KONG, OPT_PASSED, OPT_WAIT_CLASS, OPT_KEEP = 72, 73, 74, 77  # wait_class: 3 danger multipliers (_ev.pxd)
-OPT_HOLD, OPT_KONGS, OPT_RACE = 84, 85, 86
+OPT_HOLD, OPT_KONGS, OPT_RACE, OPT_START = 84, 85, 86, 87
 
 STYLE = {"fold": (1.0, 0.0, 10.0), "claim": (1.0, 0.0, 10.0), "value": (1.0, 0.0, 4.0),
          "mix": (0.0, 0.0, 1.0), "threat": (0.0, 0.0, 2.0), "stretch": (0.0, 0.0, 1.0),
          "kong": (0.0, -10.0, 10.0), "passed": (0.0, 0.0, 1.0),
          "keep": (0.0, 0.0, 1.0), "hold": (0.0, 0.0, 10.0), "kongs": (0.0, 0.0, 10.0),
-         "race": (0.0, 0.0, 10.0)}
+         "race": (0.0, 0.0, 10.0), "start": (0.0, 0.0, 1.0)}
 KEYS = tuple(STYLE) + ("model",)
 MODEL_FIELDS = ("self_share", "loss", "win", "self_only", "tenpai", "wait", "forms")
 #: what else an entry may hold: tuned parts, the danger model's form, and free-form notes
@@ -225,7 +225,7 @@ def player_opts(game: str, options: dict | None = None, player: str = "ev") -> l
     for key, idx in (("fold", OPT_FOLD), ("claim", OPT_CLAIM), ("value", OPT_VALUE), ("mix", OPT_MIX),
                      ("threat", OPT_THREAT), ("stretch", OPT_STRETCH), ("kong", OPT_KONG),
                      ("passed", OPT_PASSED), ("keep", OPT_KEEP), ("hold", OPT_HOLD), ("kongs", OPT_KONGS),
-                     ("race", OPT_RACE)):
+                     ("race", OPT_RACE), ("start", OPT_START)):
         row[idx] = float(options.get(key, style.get(key, STYLE[key][0])))
     row[OPT_SELF_SHARE] = float(model["self_share"])
     row[OPT_LOSS] = float(model["loss"])

@@ -7,7 +7,7 @@ set's differences are data here, not branches there.  A field a rule set leaves 
 """
 from __future__ import annotations
 
-from mjsim.rulesets.rules import WANZAI_VALUE_IDS, Rules
+from mjsim.rulesets.rules import WANZAI_VALUE_IDS, Rules, cap_points
 from mjsim.vocab import (CATEGORY_NAMES, CONTEXT_NAMES, DEALER_ON_DRAW, DISCARD_WIN_WILDS, GAMES,
                          KONG_NAMES, PASS_RON_LOCKS, WALL_MODELS)
 
@@ -53,7 +53,7 @@ def _anhua_eval(rules: Rules) -> dict:
     return dict(game=GAMES.index("anhua"), base=rules["base"], pair_258=int(rules["pair_258"]),
                 hard_if_natural=int(rules["hard_if_natural"]),
                 discard_wilds=DISCARD_WIN_WILDS.index(rules["discard_win_wilds"]),
-                score_cap=rules["score_cap"], m_hard=m["yingzhuang"], m_soft=m["pinghu"],
+                score_cap=cap_points(rules), m_hard=m["yingzhuang"], m_soft=m["pinghu"],
                 m_cat=[0] + [m[name] for name in CATEGORY_NAMES[1:]],
                 m_qingyise=m["qingyise"], m_xiaoqidui=m["xiaoqidui"],
                 m_ctx=[0] + [m[name] for name in CONTEXT_NAMES[1:]])
@@ -69,7 +69,7 @@ def _anhua(rules: Rules) -> dict:
     return dict(n_tiles=108, wilds=1, kong_needs_tenpai=1, settle_after_birds=1,
                 fire_min_hands=1, kong_pay_on_draw=1, instant_mask=mask,
                 instant_score=rules["instant_win_score"], kong_min_wall=rules["kong_min_wall"],
-                buzhang_tiles=rules["buzhang_tiles"], birds=rules["birds"], score_cap=rules["score_cap"])
+                buzhang_tiles=rules["buzhang_tiles"], birds=rules["birds"], score_cap=cap_points(rules))
 
 
 _EVAL = {"wanzai": _wanzai_eval, "anhua": _anhua_eval}

@@ -424,6 +424,13 @@ def _check(tree: Mapping, game: str, source: str) -> dict:
 PAYMENT_LIMIT = 2**31 - 1
 
 
+def cap_points(tree: Mapping) -> int:
+    """Anhua's `score_cap` in points: like every amount of money it is in units of `base`
+    (RULES §1 Units: a base of 2 doubles every payment, a capped one too). 0: no cap; a cap
+    above any payment the bound allows is the bound."""
+    return min(tree["score_cap"] * tree["base"], PAYMENT_LIMIT)
+
+
 def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
     """The largest single payment a rule set can make -> (amount, key, how it is made).
 
@@ -464,10 +471,11 @@ def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
         how = (f"base {base} × {basic[1]} {basic[0]} × qingyise {m['qingyise']} × xiaoqidui "
                f"{m['xiaoqidui']} × context {ctx[0]} × bird 2^{tree['birds']}")
         if tree["score_cap"]:
-            amount, key, how = min(amount, tree["score_cap"]), "score_cap", how + f", capped at {tree['score_cap']}"
+            amount, key, how = (min(amount, cap_points(tree)), "score_cap",
+                                how + f", capped at {tree['score_cap']} × base {base}")
         instant = tree["instant_win_score"] * base
         if tree["score_cap"]:
-            instant = min(instant, tree["score_cap"])
+            instant = min(instant, cap_points(tree))
         if instant > amount:
             amount, key, how = instant, "instant_win_score", f"instant_win_score {tree['instant_win_score']} × base {base}"
     return amount, key, how
