@@ -38,12 +38,15 @@ option given always wins.  The ranges and plain defaults are below.
   discard that costs shanten (a folding one) is valued at `keep` times the EV of the hand
   it leaves, so that among safe tiles the one keeping most of the hand is chosen; 0 values
   it at 0 (only its danger counts), as ev_v1.
-- `hold` (default 0 unless the model's style says otherwise, 0..10; Wanzai style 1.1): a
+- `hold` (default 0, 0..10; 0 in the shipped style, since RULES §1 says default policies
+  always take a legal win; it was Wanzai style 1.1 until 2026-12-06): a
   Wanzai win on a discard is passed when the ready hand's own EV (its chance to win and
   what it pays, self-draws included) is more than `hold` times what the win brings now.  A
   discard win is paid by one seat, a self-draw by all three, so a ready 十三爛 or 七小對
   with many live waits is worth more kept; the lock that follows a pass (pass_ron_lock)
   is what the margin pays for.  0 takes every win, as ev_v1.  Anhua wins are always taken.
+- `start` (default 0, 0 or 1; ev_v1's style 1): 1 declares the Anhua special start only when
+  its sure payment is worth at least the hand's EV; 0 declares it whenever it may (RULES §1).
 - `kongs` (default 0 unless the model's style says otherwise, 0..10; Wanzai style 0.25): the
   weight, in a Wanzai hand's EV, of the concealed kongs it may still make: a concealed
   triplet whose last copy nobody has shown is worth a concealed kong's payment times the
