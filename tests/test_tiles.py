@@ -98,3 +98,9 @@ def test_other_inputs():
         format_tiles([0, None])
     with pytest.raises(TypeError):
         format_tiles(5)
+
+
+def test_simplified_characters_parse_as_the_traditional_ones():
+    """RULES §1 accepts simplified characters (万 条 东 发 ...) beside the traditional ones."""
+    simplified = parse_tiles("一二三万东南西发五条")
+    assert simplified == parse_tiles("一二三萬東南西發五條") == [0, 1, 2, 27, 28, 29, 32, 22]

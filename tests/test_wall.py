@@ -109,3 +109,16 @@ def test_same_seed_same_wall_different_index_different_wall():
 def test_bad_model_is_a_value_error():
     with pytest.raises(ValueError, match="table"):
         _wall.deal_positions("ring", dealer=0, dice_sum=7)
+
+
+def test_the_two_dice_are_fair():
+    """RULES §1: the dealer throws two dice. Over 6,000 independent hands the sums follow the
+    triangular distribution of two fair dice (chi-square goodness of fit, scipy)."""
+    from mjsim import Rules
+    from mjsim.play import game
+
+    hands, _ = game.simulate_chunk(Rules.load("wanzai"), ("greedy",) * 4, 21, 0, 6000, 1)
+    observed = np.bincount(hands["dice"], minlength=13)[2:13]
+    expected = np.array([6 - abs(7 - s) for s in range(2, 13)]) / 36 * len(hands["dice"])
+    assert observed.sum() == 6000 and observed.min() > 0
+    assert stats.chisquare(observed, expected).pvalue > 0.001
