@@ -673,3 +673,14 @@ def test_replay_shows_the_first_dealer_and_the_base_factor_of_kong_and_piao_amou
     fixed = Rules.load("wanzai", first_dealer=2)
     record = game.play(fixed, seed=5, hand_index=9, session_hands=4)
     assert describe(record, fixed)[2] == "session's first dealer (hand 8): seat 2, fixed (first_dealer = 2)"
+
+
+def test_dealer_doubling_applies_to_the_kong_payments_the_dealer_makes():
+    """RULES §2.5 打莊帶火: every payment made by the dealer is doubled, kong payments too:
+    seat 1's concealed kong costs the dealer 4 and the others 2."""
+    rules = FLAT.with_overrides(dealer_pays_double=True)
+    h = play_script(rules, hands=[DEALER_DISCARDS_WHITE, "1111z123m456m789m", None, None], tail="3z")
+    kong = next(e for e in h.events if e.kind == "kong")
+    assert (kong.seat, kong.tile, kong.kong) == (1, "1z", "concealed")
+    assert sorted(kong_payments_after(h, kong)) == [(0, 1, 4, "kong_concealed"), (2, 1, 2, "kong_concealed"),
+                                                    (3, 1, 2, "kong_concealed")]
