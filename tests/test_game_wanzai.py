@@ -684,3 +684,20 @@ def test_dealer_doubling_applies_to_the_kong_payments_the_dealer_makes():
     assert (kong.seat, kong.tile, kong.kong) == (1, "1z", "concealed")
     assert sorted(kong_payments_after(h, kong)) == [(0, 1, 4, "kong_concealed"), (2, 1, 2, "kong_concealed"),
                                                     (3, 1, 2, "kong_concealed")]
+
+
+def test_a_concealed_kong_cannot_be_robbed():
+    """RULES §2.1: only an added kong may be robbed. Seat 1 is ready on 1p/4p when the dealer
+    declares a concealed kong of 4p: nobody wins on it, and the kong is paid."""
+    h = play_script(hands=["4444p123s456s789s1z", "123m456m789m23p55s", None, None], tail="3z")
+    kong = h.events[0]
+    assert (kong.kind, kong.seat, kong.tile, kong.kong) == ("kong", 0, "4p", "concealed")
+    assert kong_payments_after(h, kong) == [(1, 0, 2, "kong_concealed"), (2, 0, 2, "kong_concealed"),
+                                            (3, 0, 2, "kong_concealed")]
+    assert not any(w.kind == "rob_kong" for w in h.wins)
+    assert not any(e.kind in ("win", "pass_win") and e.tile == "4p" and e.seat == 1
+                   for e in h.events[:events_index(h, "discard")])
+
+
+def events_index(h, kind):
+    return next(i for i, e in enumerate(h.events) if e.kind == kind)
