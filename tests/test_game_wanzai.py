@@ -701,3 +701,22 @@ def test_a_concealed_kong_cannot_be_robbed():
 
 def events_index(h, kind):
     return next(i for i, e in enumerate(h.events) if e.kind == kind)
+
+
+def test_a_pung_beats_the_next_players_chow():
+    """RULES §1 / §2.1 priority: win > pung / exposed kong > chow. 下家 (seat 1) could chow the
+    dealer's 7z into 中發白 and 對家 (seat 2) could pung it: seat 2 pungs, seat 1 gets nothing."""
+    h = play_script(hands=[DEALER_DISCARDS_WHITE, "56z123s456s8s159p9m", "123p456p78s77z149m", None])
+    assert (h.events[0].kind, h.events[0].tile) == ("discard", "7z")
+    assert (h.events[1].kind, h.events[1].seat, h.events[1].tile, h.events[1].from_seat) == ("pung", 2, "7z", 0)
+    assert not any(m.startswith("chow:567z") for m in h.melds[1])
+
+
+def test_a_wind_chow_in_play():
+    """RULES §2.1: any three different winds are a meld, and 下家 may chow one (holding 東西,
+    chow 南). The dealer's least useful tile is its lone 南; seat 1 holds 東 and 西."""
+    h = play_script(hands=["123m456m789m13p59s2z", "13z123s456s8s159p9m", None, None])
+    assert (h.events[0].kind, h.events[0].tile) == ("discard", "2z")
+    chow = h.events[1]
+    assert (chow.kind, chow.seat, chow.tile, chow.from_seat) == ("chow", 1, "2z", 0)
+    assert "chow:123z" in h.melds[1]
