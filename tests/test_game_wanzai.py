@@ -720,3 +720,22 @@ def test_a_wind_chow_in_play():
     chow = h.events[1]
     assert (chow.kind, chow.seat, chow.tile, chow.from_seat) == ("chow", 1, "2z", 0)
     assert "chow:123z" in h.melds[1]
+
+
+def test_pass_ron_lock_never_locks_a_self_draw():
+    """RULES §2.1: 漏胡 locks wins on discards only. Seats that passed a discard win and have
+    not discarded since still win by self-draw when they draw their wait."""
+    rules = Rules.load("wanzai")
+    players = (PassOnce(),) * 4
+    locked_self_draws = 0
+    for i in range(300):
+        h = game.play(rules, seed=22, hand_index=i, players=players)
+        locked = set()
+        for e in h.events:
+            if e.kind == "pass_win":
+                locked.add(e.seat)
+            elif e.kind == "discard":
+                locked.discard(e.seat)
+            elif e.kind == "win" and e.from_seat is None and e.seat in locked:
+                locked_self_draws += 1
+    assert locked_self_draws >= 5
