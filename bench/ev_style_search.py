@@ -23,10 +23,10 @@ from mjsim.players import ev as evplayer
 from mjsim.rulesets.rules import Rules
 from mjsim.run import arena
 
-#: each option's range, about the shipped Wanzai style (docs/players/ev.md)
+#: each option's range, about the shipped Wanzai style (docs/players/ev.md); not `hold`,
+#: which stays 0 for a default policy (RULES §1: default policies take every legal win)
 RANGES = {"fold": (0.0, 0.5), "race": (0.5, 1.1), "claim": (0.8, 1.0), "value": (0.5, 0.9),
-          "mix": (0.4, 0.8), "keep": (0.5, 0.85), "stretch": (0.6, 1.0), "hold": (0.9, 1.4),
-          "kongs": (0.15, 0.4)}
+          "mix": (0.4, 0.8), "keep": (0.5, 0.85), "stretch": (0.6, 1.0), "kongs": (0.15, 0.4)}
 
 
 def shipped_style(game: str) -> dict[str, float]:

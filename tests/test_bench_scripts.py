@@ -158,7 +158,7 @@ def test_ev_style_search_points_and_surface():
 
     search, _ = _bench_module("ev_style_search")
     shipped = search.shipped_style("wanzai")
-    assert shipped["hold"] == 1.1 and shipped["kongs"] == 0.25
+    assert shipped["kongs"] == 0.25 and "hold" not in shipped      # hold stays 0 (RULES §1)
     assert search.point(1, 0, shipped) == shipped
     p = search.point(1, 7, shipped)
     assert p == search.point(1, 7, shipped) != search.point(2, 7, shipped)
@@ -167,10 +167,10 @@ def test_ev_style_search_points_and_surface():
     rows = []
     for i in range(60):
         pt = search.point(5, i + 1, shipped)
-        edge = -(pt["hold"] - 1.2) ** 2 + 0.01 * pt["fold"] + rng.gauss(0, 1e-5)
+        edge = -(pt["keep"] - 0.7) ** 2 + 0.01 * pt["fold"] + rng.gauss(0, 1e-5)
         rows.append({"point": pt, "edge": edge})
     fitted = {k: (b, c, best) for k, b, _, c, _, best in search.surface(rows)}
-    assert abs(fitted["hold"][2] - 1.2) < 0.01
+    assert abs(fitted["keep"][2] - 0.7) < 0.01
     assert fitted["fold"][0] > 0 and abs(fitted["fold"][1]) < 1e-3
 
 

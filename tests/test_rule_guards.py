@@ -319,21 +319,24 @@ def _declared(h):
 
 @pytest.mark.parametrize("base", [1, 2, 3])
 def test_ev_declares_the_special_start_when_three_sure_payments_cover_the_hands_value(base):
-    """RULES §3.3 特殊平胡: ev declares when the sure payment, from each of the three others,
+    """RULES §3.3 特殊平胡: with `start` on (ev_v1's style; ev itself declares every special
+    start, RULES §1), ev declares when the sure payment, from each of the three others,
     is worth at least the hand's EV.  Here seat 1 holds 四王 and no win of this hand can pay
     more than 8 x base per payer (no birds, the specials x1, 六王/七王 x8 like 四王; 硬莊 is 4),
     so 24 x base in all: with instant_win_score S from a third of that (S = 8) to all of it
     (S = 24) the sure 3 S x base covers the hand's value and ev must declare, at every base.
-    At S = 1 (an eighth of it) ev keeps the four-wild hand."""
+    At S = 1 (an eighth of it) ev keeps the four-wild hand; plain ev declares it even then."""
     rules = anhua.FLAT.with_overrides(birds=0, base=base,
                                       multipliers=dict({k: 1 for k in SPECIALS}, liu_wang=8, qi_wang=8))
     hands = [None, anhua.SI_WANG, None, None]
     wall = anhua.flat_wall(hands)
     for score in (1, *range(8, 25)):
-        h = game.play(rules.with_overrides(instant_win_score=score), seed=1, players=("ev",) * 4,
+        h = game.play(rules.with_overrides(instant_win_score=score), seed=1, players=("ev:start=1",) * 4,
                       dealer=0, wall=wall)
         assert [e.seat for e in h.events if e.kind == "instant"] == [1]
         assert _declared(h) == ([] if score == 1 else [1]), (score, base)
+    h = game.play(rules.with_overrides(instant_win_score=1), seed=1, players=("ev",) * 4, dealer=0, wall=wall)
+    assert _declared(h) == [1]
 
 
 def _hands_and_wins(rules, hands, players, seed=5, session_hands=8):
