@@ -749,3 +749,21 @@ def test_buzhang_tiles_is_a_rule_parameter(n):
         counts += [len(parse_tiles(e.tiles)) for e in h.events if e.kind == "buzhang"]
     assert counts and max(counts) == n
     assert sum(c == n for c in counts) >= 0.9 * len(counts)   # fewer only when the wall runs out
+
+
+def test_buzhang_tiles_cannot_be_claimed():
+    """RULES §3.4: the three 補章 tiles are discarded in order and cannot be chowed, punged or
+    konged, only won on. The dealer kongs 2m and its 補章 brings 4s 4p 8s, none of which
+    completes a hand; 下家 would chow 4s (holding 56s), 對家 would pung 4p (44p) and 上家
+    would pung 8s (88s): none is offered the call, and 下家 draws next."""
+    players = [Script(), Script(claims={"4s": "chow"}), Script(claims={"4p": "pung"}), Script(claims={"8s": "pung"})]
+    hands = ["2222m345m678m78p55p", "56s258p369m27s47m5m", "44p147m258s36p69m3s", "88s137p3467s58m69p"]
+    h = play_script(players=players, hands=hands, live="4s4p8s" + "3m")
+    kong = events(h, "kong")[0]
+    assert (kong.seat, kong.tile) == (0, "2m")
+    i = h.events.index(events(h, "discard")[0])
+    assert [(e.kind, e.seat, e.tile, e.buzhang) for e in h.events[i:i + 3]] == [
+        ("discard", 0, "4s", True), ("discard", 0, "4p", True), ("discard", 0, "8s", True)]
+    # each of those seats takes its call when offered, so none was: the dealer's hand
+    # locks and 下家 draws
+    assert [(e.kind, e.seat) for e in h.events[i + 3:i + 5]] == [("locked", 0), ("draw", 1)]
