@@ -470,12 +470,12 @@ def largest_payment(tree: Mapping, game: str) -> tuple[int, str, str]:
         amount, key = score << tree["birds"], max(factors, key=lambda f: f[0])[1]
         how = (f"base {base} × {basic[1]} {basic[0]} × qingyise {m['qingyise']} × xiaoqidui "
                f"{m['xiaoqidui']} × context {ctx[0]} × bird 2^{tree['birds']}")
-        if tree["score_cap"]:
-            amount, key, how = (min(amount, cap_points(tree)), "score_cap",
-                                how + f", capped at {tree['score_cap']} × base {base}")
+        cap = cap_points(tree)
+        if cap:
+            amount, key, how = min(amount, cap), "score_cap", how + f", capped at {tree['score_cap']} × base {base}"
         instant = tree["instant_win_score"] * base
-        if tree["score_cap"]:
-            instant = min(instant, cap_points(tree))
+        if cap:
+            instant = min(instant, cap)
         if instant > amount:
             amount, key, how = instant, "instant_win_score", f"instant_win_score {tree['instant_win_score']} × base {base}"
     return amount, key, how
