@@ -132,6 +132,7 @@ def test_summary_counts_match_a_direct_count(data):
     assert rate["pattern money", "pinghu"].freq == pytest.approx(money)
 
     r = rate["outcome", "win"]
+    assert r.df == s.sessions - 1
     assert r.deff >= 1 and r.ci == stats.wilson(r.count / r.deff, 8000 / r.deff)
     x, c = s.histograms["score per hand"]["dealer"]
     assert c.sum() == 8000 and dict(zip(x.tolist(), c.tolist()))[0] == int((dealer == 0).sum())
@@ -450,6 +451,25 @@ def replace_n(rate, count, n):
     from dataclasses import replace
 
     return replace(rate, count=count, n=n)
+
+
+@pytest.mark.parametrize("sessions", [2, 5, 40, 5000])
+def test_rate_deff_carries_korn_graubard_df_factor(sessions):
+    """With G sessions the effective n is n p(1-p) / var times (z / t(G-1))^2 (Korn and
+    Graubard 1998), so few sessions widen a rate's interval as t(G-1) widens a mean's."""
+    from scipy.stats import norm, t
+
+    p, n, deff = 0.2, 8000, 2.5
+    se = math.sqrt(deff * p * (1 - p) / n)
+    r = stats.Rate("outcome", "win", p * n, n, se=se, df=sessions - 1)
+    factor = (t.ppf(0.975, sessions - 1) / norm.ppf(0.975)) ** 2
+    assert r.deff == pytest.approx(deff * factor)
+    lo, hi = r.ci
+    z_lo, z_hi = stats.wilson(p * n / deff, n / deff)
+    assert lo < z_lo and hi > z_hi                     # wider than the normal-theory interval
+    assert (hi - lo) / (z_hi - z_lo) == pytest.approx(math.sqrt(factor), rel=0.02 if sessions > 2 else 0.3)
+    # without sessions to count (one session) the factor is not applied
+    assert stats.Rate("outcome", "win", p * n, n, se=se).deff == pytest.approx(deff)
 
 
 def test_unpaired_fisher_counts_a_carried_over_rate_by_its_effective_n():

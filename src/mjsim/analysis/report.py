@@ -108,7 +108,8 @@ CI_RATE = "95% CI % (Wilson)"
 MEAN_HEAD = ["mean", "sd", "min", "max", "95% CI of mean"]
 METHOD_NOTE = ("Rates: hands (or wins) in which it happened; a hand with several winners of one pattern counts "
                "once. Rate intervals: Wilson score on the effective sample size (n / design effect, the "
-               "design effect from the session-clustered variance, at least 1). Mean intervals: t with "
+               "design effect from the session-clustered variance, at least 1, times Korn-Graubard's (t(sessions−1)/z)² "
+               "for few sessions). Mean intervals: t with "
                "sessions−1 df on the session-clustered standard error. Hands of one session are dependent "
                "(dealer, 上火); sessions are independent.")
 

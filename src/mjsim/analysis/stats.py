@@ -7,7 +7,9 @@ is clustered by session (statsmodels' cluster-robust variance; tests check it).
 
 - A rate's interval is Wilson's score interval on the effective sample size n / deff, where
   deff = clustered variance / binomial variance (at least 1): plain Wilson for hands that
-  are independent, wider where a measure carries over within a session (上火).
+  are independent, wider where a measure carries over within a session (上火). With few
+  sessions deff also carries Korn and Graubard's factor (t(G-1) / z)^2, so a rate, like a
+  mean, is not more certain than its G sessions can show.
 - A mean's interval is mean ± t(G-1) x clustered standard error, G = sessions.
 
 Comparisons (`compare`, `compare_all`):
@@ -134,6 +136,16 @@ def cluster_variance(ss: float, total_n: float, clusters: int) -> float:
 # Measures
 
 
+def _df_factor(df: float) -> float:
+    """(t(df) / z)^2 at 95 %: how much fewer sessions than a normal interval assumes widen
+    an effective sample size (Korn and Graubard 1998); 1 when df is unknown."""
+    from scipy.stats import t as student
+
+    if not (math.isfinite(df) and df >= 1):
+        return 1.0
+    return (float(student.ppf(1 - ALPHA / 2, df)) / Z95) ** 2
+
+
 @dataclass(frozen=True)
 class Rate:
     """`count` of `n` (hands, wins or points of money) had it."""
@@ -145,6 +157,7 @@ class Rate:
     unit: str = "hands"    # what n counts
     se: float = math.nan   # session-clustered standard error of freq
     defined_by: tuple[str, ...] = ()
+    df: float = math.nan   # degrees of freedom of se (sessions - 1)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -156,11 +169,14 @@ class Rate:
 
     @property
     def deff(self) -> float:
-        """Design effect: clustered over binomial variance, at least 1 (1 when unknown)."""
+        """Design effect: clustered over binomial variance, at least 1 (1 when unknown),
+        times Korn and Graubard's (1998) degrees-of-freedom factor (t(df) / z)^2. A clustered
+        variance from few sessions is itself uncertain, as a mean's t(G-1) interval says;
+        with thousands of sessions the factor is 1."""
         p = self.freq
         if not (0 < p < 1) or not math.isfinite(self.se):
             return 1.0
-        return max(1.0, self.se * self.se / (p * (1 - p) / self.n))
+        return max(1.0, self.se * self.se / (p * (1 - p) / self.n)) * _df_factor(self.df)
 
     @property
     def ci(self) -> tuple[float, float]:
@@ -240,7 +256,7 @@ class VariantStats:
 
         rows = []
         clustered = self.sessions >= 2      # one session: no clustered variance exists
-        rate_method = ("Wilson score on effective n (session-clustered)" if clustered
+        rate_method = ("Wilson score on effective n (session-clustered, Korn-Graubard df)" if clustered
                        else "Wilson score, hands taken as independent (one session)")
         mean_method = ("t on session-clustered standard error" if clustered
                        else "none: a clustered standard error needs two sessions")
@@ -477,7 +493,8 @@ def _variant_stats(root: Path, variant: str, info: dict) -> VariantStats:
         Y, N, G = sums.Y[i], sums.N[i], sums.G[i]
         se = math.sqrt(cluster_variance(sums.SS[i], N, G)) if G >= 2 and N else math.nan
         if d.kind == "rate":
-            st.rates.append(Rate(d.section, d.name, Y, N, d.unit, se, d.defined_by))
+            st.rates.append(Rate(d.section, d.name, Y, N, d.unit, se, d.defined_by,
+                                 G - 1 if G >= 2 else math.nan))
         else:
             mean = Y / N if N else math.nan
             sd = math.nan
