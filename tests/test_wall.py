@@ -78,14 +78,18 @@ def test_flat_model_deals_from_the_front_and_replaces_from_the_back():
     assert tail == [135, 134, 133]
 
 
-def test_flat_and_table_give_the_same_opening_hands():
+@pytest.mark.parametrize("tiles, kinds", [(136, 34), (108, 27)])
+def test_flat_and_table_give_the_same_opening_hands(tiles, kinds):
     n = 4000
-    table = _wall.opening_counts(11, 0, n, "table")
-    flat = _wall.opening_counts(12, 0, n, "flat")
+    table = _wall.opening_counts(11, 0, n, "table", n=tiles)
+    flat = _wall.opening_counts(12, 0, n, "flat", n=tiles)
     for counts in (table, flat):
         assert (counts.sum(axis=2) == [14, 13, 13, 13]).all()
-    # per seat and kind, the mean count is 14/34 (dealer) or 13/34: compare both models
-    expected = np.array([14, 13, 13, 13])[:, None] / 34
+        assert not counts[:, :, kinds:].any()  # 108 tiles: no honors are dealt
+        assert (counts.sum(axis=1) <= 4).all()  # no tile is dealt to two seats
+    # per seat and kind in play, the mean count is 14/kinds (dealer) or 13/kinds
+    expected = np.zeros((4, 34))
+    expected[:, :kinds] = np.array([14, 13, 13, 13])[:, None] / kinds
     for counts in (table, flat):
         se = np.sqrt(counts.var(axis=0) / n)
         assert (np.abs(counts.mean(axis=0) - expected) < 5 * se + 1e-9).all()
@@ -104,6 +108,11 @@ def test_same_seed_same_wall_different_index_different_wall():
     c = _wall.opening_counts(5, 8, 1, "table")
     assert (a == b).all()
     assert not (a == c).all()
+
+
+def test_opening_counts_refuses_a_wall_size_the_rules_do_not_have():
+    with pytest.raises(ValueError, match="136 or 108"):
+        _wall.opening_counts(1, 0, 1, "table", n=100)
 
 
 def test_bad_model_is_a_value_error():

@@ -181,8 +181,11 @@ def deal_positions(str model, int dealer, int dice_sum, int n=136, int replaceme
 
 
 def opening_counts(unsigned long long seed, unsigned long long start, Py_ssize_t count,
-                   str model, int dealer=0):
-    """(count, 4, 34) uint8 opening hands of shuffled 136-tile walls, for statistics."""
+                   str model, int dealer=0, int n=136):
+    """(count, 4, 34) uint8 opening hands of shuffled n-tile walls (136 or 108), for
+    statistics."""
+    if n not in (136, 108):
+        raise ValueError("n must be 136 or 108")
     cdef int code = _model_code(model)
     cdef Rng r
     cdef Wall w
@@ -196,10 +199,10 @@ def opening_counts(unsigned long long seed, unsigned long long start, Py_ssize_t
     with nogil:
         for h in range(count):
             rng_seed(&r, seed, start + h)
-            fill_tiles(physical, 136)
-            shuffle_tiles(physical, 136, &r)
+            fill_tiles(physical, n)
+            shuffle_tiles(physical, n, &r)
             d = throw_dice(&r, dice)
-            wall_build(&w, physical, 136, code, dealer, d)
+            wall_build(&w, physical, n, code, dealer, d)
             wall_deal(&w, dealer, dealt)
             for s in range(4):
                 for k in range(14 if s == dealer else 13):
