@@ -255,6 +255,46 @@ def test_cli_outputs_resume_and_workers(capsys, tmp_path):
     assert json.loads((tmp_path / "d.json").read_text())["populations"] == first["populations"]
 
 
+def _rerun(capsys, tmp_path, out, *, seed="5", players="greedy", extra=()):
+    args = ["balance", "--rules", "anhua", "--vary", "multipliers.qingyise=30..150",
+            "--target", "property money:qingyise=0.10", "--hands", "1600", "--chunk", "800",
+            "--seed", seed, "--out", out, "--no-progress", "--players", players, "-w", "1", *extra]
+    return cli(capsys, *args)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seed": "6"}, "--seed 5 (now 6)"),
+    ({"players": "random"}, "--players"),
+    ({"extra": ("--set", "birds=2")}, "--rules/--set"),
+])
+def test_a_rerun_made_otherwise_is_refused_not_read_from_the_cache(capsys, tmp_path, change, message):
+    """The search's state keeps estimates per candidate and step; a rerun with another
+    seed, players or rules must not read them back as its own answer (it once printed the
+    first run's answer and wrote it into --write's rules)."""
+    out = tmp_path / "b"
+    code, _, err = _rerun(capsys, tmp_path, out)
+    assert code == 0, err
+    before = sorted(p.name for p in out.rglob("*.parquet"))
+    code, stdout, err = _rerun(capsys, tmp_path, out, **change)
+    assert code == 2, stdout
+    assert "already holds variant" in one_line(err) and message in one_line(err)
+    assert sorted(p.name for p in out.rglob("*.parquet")) == before
+
+
+@pytest.mark.parametrize("state", ["[]", '{"multipliers.qingyise=90": 5}', '{"x": {"1600": [1, 2]}}',
+                                   "not json"])
+def test_a_malformed_state_file_is_rebuilt_from_the_data(capsys, tmp_path, state):
+    out = tmp_path / "b"
+    code, _, err = _rerun(capsys, tmp_path, out, extra=("--json", tmp_path / "a.json"))
+    assert code == 0, err
+    (out / bal.STATE_FILE).write_text(state)
+    code, _, err = _rerun(capsys, tmp_path, out, extra=("--json", tmp_path / "b.json"))
+    assert code == 0, err
+    first, again = (json.loads((tmp_path / f).read_text()) for f in ("a.json", "b.json"))
+    assert again["populations"] == first["populations"]
+    assert json.loads((out / bal.STATE_FILE).read_text())     # rewritten as a state again
+
+
 def test_unreachable_target_is_one_flagged_line_and_exit_0(capsys, tmp_path):
     code, stdout, err = cli(capsys, "balance", "--rules", "anhua", "--vary", "multipliers.qingyise=1..3",
                             "--target", "property money:qingyise=0.9", "--hands", "800", "--seed", "5",

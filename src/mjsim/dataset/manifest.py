@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 
 _SHAPING = ("rules_hash", "seed", "players", "session_hands", "chunk", "hands")
+#: what shapes a variant's hands besides how many there are: runs that agree on these
+#: deal and play the same hands, so the shorter one's chunks are a prefix of the longer's
+SHAPING_BUT_HANDS = tuple(k for k in _SHAPING if k != "hands")
 _FLAG = {"rules_hash": "--rules/--set", "seed": "--seed", "players": "--players",
          "session_hands": "--session-hands", "chunk": "--chunk", "hands": "--hands"}
 

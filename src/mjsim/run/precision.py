@@ -92,6 +92,7 @@ def _recorded_hands(out: Path, spec) -> int | None:
     """Hands the manifest records for this variant when the rest of what shapes the data
     is the same and they are whole chunks (the chunks on disk are then a prefix of any
     longer run), else None."""
+    from mjsim.dataset.manifest import SHAPING_BUT_HANDS
     from mjsim.run import runner
 
     if not (Path(out) / "manifest.json").exists():
@@ -100,7 +101,7 @@ def _recorded_hands(out: Path, spec) -> int | None:
     if old is None:
         return None
     new = spec.manifest_entry()
-    same = all(old.get(k) == new[k] for k in ("rules_hash", "seed", "players", "session_hands", "chunk"))
+    same = all(old.get(k) == new[k] for k in SHAPING_BUT_HANDS)
     hands = old.get("hands")
     return hands if same and isinstance(hands, int) and hands % spec.chunk == 0 else None
 

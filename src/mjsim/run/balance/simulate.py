@@ -44,9 +44,12 @@ class SimulationEvaluator:
     """Plays a candidate (positions -> rules) for a number of hands into `out`, a variant
     each, and reads the targets' estimates and 95 % intervals.
 
-    Results are kept in DIR/balance-state.json, keyed by variant and hands: a rerun follows
-    the same path and reads them back, so a resumed search gives the same answer (the data
-    of a candidate may have grown past a step that is asked again)."""
+    Results are kept in DIR/balance-state.json, keyed by variant and hands, each with what
+    made its hands (rules, seed, players, session length, chunk): a rerun of the same
+    command follows the same path and reads them back, so a resumed search gives the same
+    answer (the data of a candidate may have grown past a step that is asked again). A
+    result made otherwise is never read back: the step is played, and the runner refuses
+    a directory that holds the variant made otherwise."""
 
     def __init__(self, base, varies: Sequence[Vary], targets: Sequence[Target], *, players, out: Path,
                  seed: int, session_hands: int, chunk: int, run_step: Callable, label_suffix: str = "",
@@ -78,8 +81,8 @@ class SimulationEvaluator:
         from mjsim.analysis import stats
 
         spec = self.spec(pos, hands)
-        state = _read_state(self.out)
-        known = state.get(spec.variant, {}).get(str(hands), {})
+        made_with = _made_with(spec)
+        known = _cached(_read_state(self.out), spec.variant, hands, made_with)
         if all(_tkey(t) in known for t in self.targets):
             return [tuple(known[_tkey(t)]) for t in self.targets]
         recorded = precision._recorded_hands(self.out, spec)
@@ -105,10 +108,36 @@ class SimulationEvaluator:
                 lo, hi = m.ci
             out.append((float(est), float(lo), float(hi)))
         state = _read_state(self.out)
-        entry = state.setdefault(spec.variant, {}).setdefault(str(hands), {})
-        entry.update({_tkey(t): list(e) for t, e in zip(self.targets, out)})
+        estimates = _cached(state, spec.variant, hands, made_with)
+        estimates.update({_tkey(t): list(e) for t, e in zip(self.targets, out)})
+        state.setdefault(spec.variant, {})[str(hands)] = {"made_with": made_with, "estimates": estimates}
         _write_state(self.out, state)
         return out
+
+
+def _made_with(spec) -> dict:
+    """What made a candidate's hands besides their number (the manifest's fields)."""
+    from mjsim.dataset.manifest import SHAPING_BUT_HANDS
+
+    entry = spec.manifest_entry()
+    return {k: entry[k] for k in SHAPING_BUT_HANDS}
+
+
+def _cached(state: dict, variant: str, hands: int, made_with: dict) -> dict:
+    """{target key: [estimate, low, high]} kept for this variant and step, when made as now;
+    entries of another shape (an older mjsim, a hand-edited file) count as absent."""
+    entry = state.get(variant, {}).get(str(hands))
+    if not isinstance(entry, dict) or entry.get("made_with") != made_with:
+        return {}
+    estimates = entry.get("estimates")
+    if not isinstance(estimates, dict):
+        return {}
+    return {k: v for k, v in estimates.items() if _is_estimate(v)}
+
+
+def _is_estimate(v) -> bool:
+    return (isinstance(v, list) and len(v) == 3
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v))
 
 
 def _prefix_stats(out: Path, spec, hands: int):
@@ -154,10 +183,16 @@ def _show(x) -> str:
 
 
 def _read_state(out: Path) -> dict:
+    """DIR/balance-state.json as {variant: {hands: entry}}. It is a cache of what the data
+    say: an unreadable or malformed file, or part of one, is read as absent and rebuilt
+    from the data."""
     try:
-        return json.loads((Path(out) / STATE_FILE).read_text())
+        state = json.loads((Path(out) / STATE_FILE).read_text())
     except (OSError, ValueError):
         return {}
+    if not isinstance(state, dict):
+        return {}
+    return {k: v for k, v in state.items() if isinstance(v, dict)}
 
 
 def _write_state(out: Path, state: dict) -> None:
