@@ -222,10 +222,56 @@ def _damage(out: Path, how: str) -> Path:
     elif how == "wins-truncated":
         victim = sorted((out / "wins/variant=wanzai").glob("*.parquet"))[2]
         victim.write_bytes(victim.read_bytes()[:100])
+    elif how == "foreign":           # a Parquet file that is no mjsim chunk, under a chunk's name
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        pq.write_table(pa.table({"x": [1]}), victim)
+    elif how == "hands-missing":     # cut off between the wins and the hands renames
+        victim.unlink()
+    elif how == "chunk-missing":     # every table's file of one chunk gone
+        for table in ("hands", "wins", "payments"):
+            (out / table / "variant=wanzai" / victim.name).unlink()
     return victim
 
 
-@pytest.mark.parametrize("how", ["truncated", "garbage", "empty", "misnamed", "wins-truncated"])
+@pytest.mark.parametrize("column, where", [("hand_index", 0.5), ("delta_0", 0.2), ("delta_0", 0.8),
+                                           ("session", 0.5)])
+def test_a_damaged_page_is_named_and_redone_once_deleted(clean, tmp_path, capsys, column, where):
+    """Bytes flipped inside a page the report reads, framing and footer intact: the cheap
+    checks pass, so the reader must catch it (page checksums) and name the file; deleting
+    the file and resuming redoes its chunk."""
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    victim = sorted((out / PART).glob("*.parquet"))[1]
+    rg = pq.ParquetFile(victim).metadata.row_group(0)
+    meta = next(rg.column(i) for i in range(rg.num_columns) if rg.column(i).path_in_schema == column)
+    data = bytearray(victim.read_bytes())
+    at = meta.data_page_offset + int((meta.total_compressed_size - 8) * where)
+    data[at:at + 8] = bytes(b ^ 0x5A for b in data[at:at + 8])
+    victim.write_bytes(bytes(data))
+    assert storage.chunk_file_problem(victim) is None          # the framing looks whole
+    code, _, err = cli(capsys, "report", out, "--no-html")
+    assert code == 2
+    assert str(victim) in one_line(err) and "is damaged" in one_line(err) and "delete it" in one_line(err)
+    victim.unlink()
+    assert cli(capsys, *simulate_args(out))[0] == 0
+    assert same_rows(out, clean)
+
+
+@pytest.mark.parametrize("how", ["hands-missing", "chunk-missing"])
+def test_resume_redoes_a_missing_chunk(clean, tmp_path, capsys, how):
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    _damage(out, how)
+    code, _, err = cli(capsys, *simulate_args(out))
+    assert code == 0, err
+    assert "800 hands (2,400 already done)" in err
+    assert same_rows(out, clean)
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "empty", "misnamed", "wins-truncated", "foreign"])
 def test_resume_moves_a_bad_chunk_aside_and_redoes_it(clean, tmp_path, capsys, how):
     out = tmp_path / "run"
     shutil.copytree(clean, out)
@@ -268,12 +314,17 @@ def test_quarantine_keeps_the_variant_folder_encoded(fake, tmp_path, capsys):
 
 @pytest.mark.parametrize("how,says", [("truncated", "damaged"), ("garbage", "damaged"), ("empty", "damaged"),
                                       ("wins-truncated", "damaged"),
-                                      ("misnamed", "not the chunk its name says")])
+                                      ("misnamed", "not the chunk its name says"),
+                                      ("foreign", "not an mjsim chunk"),
+                                      ("hands-missing", "has no hands file beside it"),
+                                      ("chunk-missing", "lacks hands 800..1599 (1 chunk) of the 3,200")])
 def test_report_and_query_on_a_broken_file_give_one_line_naming_it(clean, tmp_path, capsys, how, says):
     out = tmp_path / "run"
     shutil.copytree(clean, out)
     victim = _damage(out, how)
-    _report_and_query_refuse(out, capsys, str(victim), says=says)
+    # a missing file is named by the chunk (its twin in another table) or by the hands it lacks
+    names = {"hands-missing": (victim.name,), "chunk-missing": (str(out / PART),)}.get(how, (str(victim),))
+    _report_and_query_refuse(out, capsys, *names, says=says)
 
 
 def test_report_and_query_refuse_a_chunk_of_another_run_in_a_variant(clean, fake, tmp_path, capsys):

@@ -110,12 +110,23 @@ def chunk_groups(a: Sequence[ChunkFiles], b: Sequence[ChunkFiles]) -> list[tuple
 
 
 def _read(path: Path | None, wanted: Sequence[str]):
+    """The `wanted` columns a chunk file has. A page that fails its checksum or does not
+    decode is a ValueError naming the file: the cheap checks before reading (framing,
+    footer) cannot see inside the pages."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
+
+    from mjsim.dataset.storage import first_line
 
     if path is None:
         return None
-    names = set(pq.read_schema(path).names)
-    return pq.read_table(path, columns=[c for c in wanted if c in names], use_threads=False)
+    try:
+        names = set(pq.read_schema(path).names)
+        return pq.read_table(path, columns=[c for c in wanted if c in names], use_threads=False,
+                             page_checksum_verification=True)
+    except (OSError, pa.ArrowException) as e:
+        raise ValueError(f"{path} is damaged ({first_line(e)}): delete it, then resume the run that made "
+                         f"the dataset to redo its chunk") from None
 
 
 def _concat(tables):

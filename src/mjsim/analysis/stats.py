@@ -306,6 +306,7 @@ def _dataset_tables(root: str | Path, directory: Path) -> list[str]:
     from mjsim.dataset.storage import partition_problem
 
     present = []
+    names: dict[str, dict[str, set[str]]] = {}     # table -> partition -> chunk file names
     for table in ("hands", "wins", "payments"):
         parts = sorted(p for p in (directory / table).glob("variant=*") if p.is_dir())
         files = {part: sorted(part.glob("*.parquet")) for part in parts}
@@ -317,7 +318,47 @@ def _dataset_tables(root: str | Path, directory: Path) -> list[str]:
             problem = partition_problem(files[part], table)
             if problem:
                 raise ValueError(f"{problem}: move it away, or resume the run that made {root} to redo it")
+        names[table] = {part.name: {f.name for f in fs} for part, fs in files.items()}
+    problem = _chunk_set_problem(root, directory, names, present)
+    if problem:
+        raise ValueError(f"{problem}: resume the run that made {root} to redo it")
     return present
+
+
+def _chunk_set_problem(root, directory: Path, names: dict[str, dict[str, set[str]]],
+                       present: Sequence[str]) -> str | None:
+    """Why the tables do not hold the same chunks, or a variant the manifest calls complete
+    lacks hands, or None. A chunk is written payments, wins, hands (the hands file last), so
+    a chunk cut off between those renames leaves wins without hands: a reader that trusted
+    the files would count those wins (query) or report fewer hands without a word."""
+    from mjsim.dataset.layout import chunks_of, decode_variant, parse_chunk_name
+    from mjsim.dataset.manifest import read_manifest
+
+    hands = names.get("hands", {})
+    for table in present:
+        if table == "hands":
+            continue
+        for part, files in names[table].items():
+            extra = sorted(files - hands.get(part, set()))
+            if extra:
+                return f"{directory / table / part / extra[0]} has no hands file beside it"
+            missing = sorted(hands.get(part, set()) - files)
+            if missing:
+                return f"{directory / 'hands' / part / missing[0]} has no {table} file beside it"
+    manifest = read_manifest(Path(root))["variants"]
+    for part, files in hands.items():
+        entry = manifest.get(decode_variant(part[len("variant="):])) or {}
+        total, chunk = entry.get("hands"), entry.get("chunk")
+        if not (entry.get("complete") and isinstance(total, int) and isinstance(chunk, int) and chunk > 0):
+            continue
+        held = {parse_chunk_name(f)[1:] for f in files}
+        lost = -(-total // chunk) - len(held)
+        if lost > 0:
+            # the first planned chunk not held is at most len(held) + 1 chunks in
+            start, count = next(c for c in chunks_of(total, chunk) if c not in held)
+            return (f"{directory / 'hands' / part} lacks hands {start}..{start + count - 1} "
+                    f"({lost} chunk{'s' if lost > 1 else ''}) of the {total:,} its manifest records as complete")
+    return None
 
 
 def _base_connection(memory_limit: str | None):

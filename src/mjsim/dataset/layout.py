@@ -67,7 +67,12 @@ def partition(out: Path, table: str, variant: str) -> Path:
 
 def plan_chunks(spec: RunSpec) -> Iterator[tuple[int, int]]:
     """(start, count) of every chunk, lazily; the last one may be shorter (still whole sessions)."""
-    return ((start, min(spec.chunk, spec.hands - start)) for start in range(0, spec.hands, spec.chunk))
+    return chunks_of(spec.hands, spec.chunk)
+
+
+def chunks_of(hands: int, chunk: int) -> Iterator[tuple[int, int]]:
+    """(start, count) of the chunks of `hands` hands in chunks of `chunk`, lazily."""
+    return ((start, min(chunk, hands - start)) for start in range(0, hands, chunk))
 
 
 def n_chunks(spec: RunSpec) -> int:

@@ -263,16 +263,17 @@ def verify_existing(out: Path, spec: RunSpec, *, allow_version_mix: bool = False
             problem = footer if isinstance(footer, str) else None
             if problem is None:
                 meta, rows = footer
-                _refuse_foreign(out, path, spec, meta)
-                if not allow_version_mix and meta.get("mjsim.version") != __version__:
-                    raise ValueError(f"{path} was written by mjsim {meta.get('mjsim.version')}, this is mjsim "
-                                     f"{__version__}: resuming would mix two versions in one dataset; choose "
-                                     f"another --out, or pass --allow-version-mix")
                 chunk = footer_chunk(meta)
-                named = parse_chunk_name(path.name)
                 if chunk is None:
-                    problem = "its metadata names no chunk"
+                    # no mjsim chunk at all (not another run's): nothing to mix, only to redo
+                    problem = "not an mjsim chunk (its metadata names no chunk)"
                 else:
+                    _refuse_foreign(out, path, spec, meta)
+                    if not allow_version_mix and meta.get("mjsim.version") != __version__:
+                        raise ValueError(f"{path} was written by mjsim {meta.get('mjsim.version')}, this is mjsim "
+                                         f"{__version__}: resuming would mix two versions in one dataset; choose "
+                                         f"another --out, or pass --allow-version-mix")
+                    named = parse_chunk_name(path.name)
                     start, count = chunk
                     if named != (spec.seed, start, count):
                         problem = f"it holds chunk {start},{count} of seed {spec.seed}: misnamed"
