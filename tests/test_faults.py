@@ -412,6 +412,22 @@ def test_concurrent_runs_one_writes_the_others_are_refused(clean, tmp_path):
     assert same_rows(out, clean16)
 
 
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_files_get_the_mode_the_umask_allows(fake, tmp_path, umask, mode):
+    """Not mkstemp's private 0600: a shared dataset or report must be readable as any file
+    the user makes (the chunks, the manifest, an --html page, overwritten ones too)."""
+    old = os.umask(umask)
+    try:
+        out = tmp_path / "run"
+        runner.run(spec(hands=1600), out, workers=1, progress=False)
+        page = storage.write_output(tmp_path / "r" / "page.html", b"x")
+        storage.write_output(page, b"y")                 # an overwrite keeps the rule
+    finally:
+        os.umask(old)
+    files = [*out.rglob("*.parquet"), out / "manifest.json", page]
+    assert len(files) > 3 and {f.stat().st_mode & 0o777 for f in files} == {mode}
+
+
 def test_temporary_names_are_unique(tmp_path):
     target = tmp_path / "f.bin"
     errors = []

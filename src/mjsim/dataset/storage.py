@@ -70,10 +70,13 @@ def _cannot_write_in(directory: Path) -> str | None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Never a partial file under the final name: write a temporary file beside it, then
-    rename. The temporary name is unique (mkstemp), so two writers never share one."""
+    rename. The temporary name is unique (mkstemp), so two writers never share one. The
+    file gets the mode a plain open() would give it (0666 less the umask), not mkstemp's
+    private 0600: datasets and reports are shared."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
@@ -81,6 +84,18 @@ def write_atomic(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux reports it in /proc); elsewhere
+    the usual 022."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
 
 
 def write_output(path: str | Path, data: bytes) -> Path:
