@@ -428,6 +428,28 @@ def test_files_get_the_mode_the_umask_allows(fake, tmp_path, umask, mode):
     assert len(files) > 3 and {f.stat().st_mode & 0o777 for f in files} == {mode}
 
 
+def test_an_interrupt_outside_a_run_says_so(capsys, monkeypatch):
+    """Ctrl-C in a command without a chunk loop (here the arena) ends with exit 130 and a
+    line saying so; typer's own handling prints nothing."""
+    from mjsim.run import arena
+
+    def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(arena, "run_arena", interrupted)
+    code, _, err = cli(capsys, "arena", "random", "--baseline", "greedy", "--deals", "8", "--no-progress")
+    assert code == 130
+    assert one_line(err).startswith("interrupted: ")
+
+
+def test_a_dangling_link_as_out_is_named(capsys, tmp_path):
+    link = tmp_path / "dl"
+    link.symlink_to(tmp_path / "gone")
+    code, _, err = cli(capsys, *simulate_args(link, hands=800))
+    assert code == 2
+    assert f"--out {link}: a symbolic link to {tmp_path / 'gone'}, which does not exist" in one_line(err)
+
+
 def test_temporary_names_are_unique(tmp_path):
     target = tmp_path / "f.bin"
     errors = []

@@ -15,8 +15,8 @@ import typer
 
 # the commands register themselves on `app`, in this order in --help
 from mjsim.cli import evaluate, simulate, analyse, players, cache, balance  # noqa: F401
-from mjsim.cli.common import (DEBUG_NOTICE, _is_duckdb_error, app, console, debug_notice,  # noqa: F401
-                              err, error_line, machine_failure, whole_width)
+from mjsim.cli.common import (DEBUG_NOTICE, InterruptSaid, _is_duckdb_error, app, console,  # noqa: F401
+                              debug_notice, err, error_line, machine_failure, whole_width)
 from mjsim.rulesets.rules import RulesError
 
 
@@ -53,8 +53,16 @@ def _main(argv: list[str] | None) -> int:
     try:
         # with standalone_mode=False click returns typer.Exit's code instead of raising it
         code = app(args=argv, standalone_mode=False)
+        if code == 130:
+            # Ctrl-C or SIGTERM outside a run's chunk loop (which says what it kept, below):
+            # typer turns the KeyboardInterrupt into exit 130 without a word
+            err.print("interrupted: what was complete on disk is kept; run the same command again "
+                      "(a simulate, sweep or balance run resumes from its complete chunks)",
+                      highlight=False, markup=False)
         if isinstance(code, int) and code:
             return code
+    except InterruptSaid:
+        return 130
     except typer.Exit as e:
         return e.exit_code
     except (ValueError, RulesError) as e:  # TileError and RulesError are ValueErrors

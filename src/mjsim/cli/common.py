@@ -133,6 +133,10 @@ _RUN_HELP = {
 }
 
 
+class InterruptSaid(Exception):
+    """A run was interrupted and has said what it kept: exit 130 without another line."""
+
+
 def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_version_mix=False,
                scheduler_timeout=None):
     from mjsim.run import runner
@@ -144,7 +148,7 @@ def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_versi
                           else scheduler_timeout)
     except runner.RunInterrupted as e:
         err.print(runner.interrupted_message(e.result), highlight=False, markup=False)
-        raise typer.Exit(130)
+        raise InterruptSaid from None
     except runner.RunFailed as e:    # after some chunks were written: not bad input
         fail(str(e), code=1)
     except runner.GameUnavailable as e:

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 def check_writable(out: Path) -> None:
     """Fail before any work if `out` cannot hold the dataset; creates nothing."""
     out = Path(out)
+    if out.is_symlink() and not out.exists():
+        raise OSError(f"--out {out}: a symbolic link to {os.readlink(out)}, which does not exist")
     probe_dir = _existing_ancestor(out)
     if not probe_dir.is_dir():
         raise OSError(f"--out {out}: {probe_dir} exists and is not a directory")
