@@ -59,6 +59,18 @@ def test_precision_stops_at_max_hands(fake, tmp_path, capsys):
     assert stats.variant_stats(out).hands == 2400
 
 
+def test_a_rerun_with_a_smaller_max_hands_names_max_hands(fake, tmp_path, capsys):
+    out = tmp_path / "cap"
+    args = ["simulate", "--precision", "dealer=0.0001", "--chunk", "800", "--workers", "1", "--no-progress",
+            "--out", str(out)]
+    assert main([*args, "--max-hands", "2400"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--max-hands", "1600"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "already holds 2,400 hands" in err[0] and "--max-hands 2,400 or more" in err[0]
+    assert stats.variant_stats(out).hands == 2400
+
+
 @pytest.mark.parametrize("arg, message", [
     ("qixiaodiu=0.001", "unknown measure 'qixiaodiu' for wanzai; valid: win, draw, dealer"),
     ("win", "expected MEASURE=HALFWIDTH"),

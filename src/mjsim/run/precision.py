@@ -134,7 +134,12 @@ def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, re
         raise ValueError(f"--max-hands {max_hands} is less than one chunk ({chunk} hands)")
     cap = max_hands // chunk * chunk
     # a rerun resumes where the last one stopped (the run refuses to forget chunks on disk)
-    hands = min(cap, max(chunk, _recorded_hands(out, spec) or 0))
+    recorded = _recorded_hands(out, spec) or 0
+    if recorded > cap:
+        raise ValueError(f"{out} already holds {recorded:,} hands of variant {spec.variant}, more than "
+                         f"--max-hands {max_hands:,}: rerun with --max-hands {recorded:,} or more, or "
+                         f"choose another --out")
+    hands = max(chunk, recorded)
     results = []
     while True:
         step = replace(spec, hands=hands)
