@@ -5,6 +5,8 @@ from __future__ import annotations
 import pyarrow.dataset as ds
 import pytest
 
+import mjsim
+
 from mjsim.run import precision
 from mjsim.run import runner
 from mjsim.analysis import stats
@@ -69,6 +71,27 @@ def test_a_rerun_with_a_smaller_max_hands_names_max_hands(fake, tmp_path, capsys
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "already holds 2,400 hands" in err[0] and "--max-hands 2,400 or more" in err[0]
     assert stats.variant_stats(out).hands == 2400
+
+
+def test_growing_the_manifest_waits_for_no_writer(fake, tmp_path, capsys):
+    """The step that lets the manifest take more hands rewrites it under the directory
+    lock: while another run holds the lock it is refused, the manifest unchanged."""
+    from dataclasses import replace
+
+    from mjsim.dataset.storage import directory_lock
+
+    out = tmp_path / "grow"
+    assert main(["simulate", "--hands", "1600", "--chunk", "800", "--workers", "1", "--no-progress",
+                 "--out", str(out)]) == 0
+    spec = runner.make_spec(mjsim.Rules.load("wanzai"), hands=1600, chunk=800, session_hands=16, seed=0)
+    assert precision._recorded_hands(out, spec) == 1600
+    before = (out / "manifest.json").read_bytes()
+    with directory_lock(out):
+        with pytest.raises(ValueError, match="being written by another mjsim run"):
+            precision._allow_growth(out, replace(spec, hands=2400))
+    assert (out / "manifest.json").read_bytes() == before
+    precision._allow_growth(out, replace(spec, hands=2400))          # no other writer: it grows
+    assert runner.read_manifest(out)["variants"]["wanzai"]["hands"] == 2400
 
 
 @pytest.mark.parametrize("arg, message", [

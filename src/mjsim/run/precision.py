@@ -107,15 +107,23 @@ def _recorded_hands(out: Path, spec) -> int | None:
 
 
 def _allow_growth(out: Path, spec) -> None:
-    """Let the manifest accept more hands for this variant (never fewer)."""
+    """Let the manifest accept more hands for this variant (never fewer). The manifest is
+    rewritten under the directory lock, as a run writes it: a run writing the directory
+    meanwhile refuses this one instead of losing its update."""
+    from mjsim.dataset.storage import directory_lock
     from mjsim.run import runner
 
     recorded = _recorded_hands(out, spec)
     if recorded is None or recorded >= spec.hands:
         return
-    data = runner.read_manifest(out)
-    data["variants"][spec.variant]["hands"] = spec.hands
-    runner.write_atomic(Path(out) / "manifest.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+    with directory_lock(out):
+        recorded = _recorded_hands(out, spec)      # again, now that no one else writes
+        if recorded is None or recorded >= spec.hands:
+            return
+        data = runner.read_manifest(out)
+        data["variants"][spec.variant]["hands"] = spec.hands
+        runner.write_atomic(Path(out) / "manifest.json",
+                            (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
 
 
 def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, report=None, run_step=None,

@@ -77,8 +77,9 @@ class SimulationEvaluator:
                                 seed=self.seed, chunk=self.chunk, label=self.label(pos))
 
     def __call__(self, pos: tuple, hands: int) -> list[Estimate]:
-        from mjsim.run import precision
         from mjsim.analysis import stats
+        from mjsim.dataset.storage import directory_lock
+        from mjsim.run import precision
 
         spec = self.spec(pos, hands)
         made_with = _made_with(spec)
@@ -107,11 +108,12 @@ class SimulationEvaluator:
                 est = m.freq if hasattr(m, "freq") else m.mean
                 lo, hi = m.ci
             out.append((float(est), float(lo), float(hi)))
-        state = _read_state(self.out)
-        estimates = _cached(state, spec.variant, hands, made_with)
-        estimates.update({_tkey(t): list(e) for t, e in zip(self.targets, out)})
-        state.setdefault(spec.variant, {})[str(hands)] = {"made_with": made_with, "estimates": estimates}
-        _write_state(self.out, state)
+        with directory_lock(self.out):      # read, change and write the state as one writer
+            state = _read_state(self.out)
+            estimates = _cached(state, spec.variant, hands, made_with)
+            estimates.update({_tkey(t): list(e) for t, e in zip(self.targets, out)})
+            state.setdefault(spec.variant, {})[str(hands)] = {"made_with": made_with, "estimates": estimates}
+            _write_state(self.out, state)
         return out
 
 
