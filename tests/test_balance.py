@@ -295,6 +295,35 @@ def test_a_malformed_state_file_is_rebuilt_from_the_data(capsys, tmp_path, state
     assert json.loads((out / bal.STATE_FILE).read_text())     # rewritten as a state again
 
 
+def simulate_interrupted_at_150(rules, players, seed, start, count, session_hands, payments=False):
+    """The FAKE game, but Ctrl-C is pressed when the search plays its second candidate."""
+    import fake_game
+
+    if rules["multipliers.qingyise"] == 150 and count > 0:     # not the zero-hand contract check
+        raise KeyboardInterrupt
+    return fake_game.simulate_chunk(rules, players, seed, start, count, session_hands, payments)
+
+
+def test_an_interrupted_search_says_which_step_and_resumes(capsys, tmp_path, monkeypatch):
+    """Ctrl-C within a step: one line naming the candidate of the step and saying the
+    finished steps are kept; the same command then gives the uninterrupted answer (the
+    FAKE game throughout: the mechanics under test do not depend on mahjong)."""
+    monkeypatch.setattr(runner, "SIMULATOR", "test_balance:simulate_interrupted_at_150")
+    out = tmp_path / "b"
+    code, _, err = _rerun(capsys, tmp_path, out)
+    assert code == 130
+    line = one_line(err)
+    assert line.startswith("interrupted in the step of multipliers.qingyise=150 (0 of 1 of its chunks")
+    assert "every finished step of the search is kept" in line
+    monkeypatch.setattr(runner, "SIMULATOR", "fake_game:simulate_chunk")
+    code, _, err = _rerun(capsys, tmp_path, out, extra=("--json", tmp_path / "a.json"))
+    assert code == 0, err
+    code, _, err = _rerun(capsys, tmp_path, tmp_path / "fresh", extra=("--json", tmp_path / "b.json"))
+    assert code == 0, err
+    first, fresh = (json.loads((tmp_path / f).read_text()) for f in ("a.json", "b.json"))
+    assert first["populations"] == fresh["populations"]
+
+
 def test_unreachable_target_is_one_flagged_line_and_exit_0(capsys, tmp_path):
     code, stdout, err = cli(capsys, "balance", "--rules", "anhua", "--vary", "multipliers.qingyise=1..3",
                             "--target", "property money:qingyise=0.9", "--hands", "800", "--seed", "5",

@@ -68,7 +68,8 @@ def balance_cmd(
                 session_hands=session_hands, chunk=chunk, trials=trials, label_suffix=suffix, progress=bar,
                 run_step=lambda spec: _run_specs([spec], out, workers, backend, scheduler, False,
                                                  allow_version_mix=allow_version_mix,
-                                                 scheduler_timeout=scheduler_timeout)))
+                                                 scheduler_timeout=scheduler_timeout,
+                                                 interrupted=_step_interrupted(spec, out))))
     for a in answers:
         rows = bal.table_rows(a)
         table = Table(title=escape(f"candidates, players {','.join(a.players)}"), title_justify="left")
@@ -99,6 +100,16 @@ def balance_cmd(
     if json_out is not None:
         err.print(f"json: {bal.write_json(json_out, answers)}", highlight=False, markup=False)
     err.print(f"dataset: {out}   response plot: {path}", highlight=False, markup=False)
+
+
+def _step_interrupted(spec, out):
+    """The interrupt line of one step of the search: what the step had done, and that the
+    search's finished steps are kept (the runner's own line reads like the whole search)."""
+    def line(result) -> str:
+        return (f"interrupted in the step of {spec.label} ({result.chunks_done + result.chunks_skipped:,} of "
+                f"{result.chunks_total:,} of its chunks complete); every finished step of the search is kept "
+                f"in {out}: run the same command again to resume")
+    return line
 
 
 @contextlib.contextmanager

@@ -138,7 +138,9 @@ class InterruptSaid(Exception):
 
 
 def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_version_mix=False,
-               scheduler_timeout=None):
+               scheduler_timeout=None, interrupted=None):
+    """runner.run with the CLI's messages; `interrupted(result)`, when given, is the line an
+    interrupt prints instead of the runner's (a run that is one step of a larger search)."""
     from mjsim.run import runner
 
     try:
@@ -147,7 +149,7 @@ def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_versi
                           scheduler_timeout=runner.DASK_CONNECT_SECONDS if scheduler_timeout is None
                           else scheduler_timeout)
     except runner.RunInterrupted as e:
-        err.print(runner.interrupted_message(e.result), highlight=False, markup=False)
+        err.print((interrupted or runner.interrupted_message)(e.result), highlight=False, markup=False)
         raise InterruptSaid from None
     except runner.RunFailed as e:    # after some chunks were written: not bad input
         fail(str(e), code=1)
