@@ -54,6 +54,7 @@ G = "tests/test_rule_guards.py"
 GW = "tests/test_game_wanzai.py"
 GA = "tests/test_game_anhua.py"
 EV = "tests/test_evaluate.py"
+CC = "tests/test_crosscheck.py"
 
 MUTANTS = [
     # ------------------------------------------------------------------ evaluator (core/_eval.pyx)
@@ -112,12 +113,12 @@ MUTANTS = [
       "    if st.seat[nx].hand[t] >= 2 or st.seat[op].hand[t] >= 2:",
       [G], "RULES §2.1: pung from any seat, the discarder's 上家 too"),
     M("loop_upper_seat_pung_asked", "hand loop", "core/_loop.pyx",
-      "    for i in range(2, 4):\n        q = (discarder + i) & 3\n        if st.seat[q].hand[t] >= 2:",
-      "    for i in range(2, 3):\n        q = (discarder + i) & 3\n        if st.seat[q].hand[t] >= 2:",
+      "    for i in range(2, 4):\n        q = (discarder + i) & 3\n        if ask_position(discarder, q) >= start and st.seat[q].hand[t] >= 2:",
+      "    for i in range(2, 3):\n        q = (discarder + i) & 3\n        if ask_position(discarder, q) >= start and st.seat[q].hand[t] >= 2:",
       [G], "RULES §2.1: pung from any seat, the discarder's 上家 too"),
     M("loop_upper_seat_robs_kong", "hand loop", "core/_loop.pyx",
-      "    for i in range(1, 4):\n        q = (s + i) & 3\n        if is_anhua(st) and (ron_locked(st, q, t)",
-      "    for i in range(1, 3):\n        q = (s + i) & 3\n        if is_anhua(st) and (ron_locked(st, q, t)",
+      "    for i in range(1, 4):\n        q = (s + i) & 3\n        if st.cfg.wilds and (ron_locked(st, q, t)",
+      "    for i in range(1, 3):\n        q = (s + i) & 3\n        if st.cfg.wilds and (ron_locked(st, q, t)",
       [G], "RULES §2.1, §3.3: every other seat may rob an added kong, its 上家 too"),
     M("loop_indicator_seen", "hand loop", "core/_loop.pyx",
       "        st.seen[st.indicator] += 1\n        log_event(st, EV_INDICATOR",
@@ -282,6 +283,87 @@ MUTANTS = [
       '        dealer = 2 if tree["dealer_pays_double"] else 1',
       "        dealer = 1",
       ["tests/test_rules.py", G], "RULES §1, §2.5: the bound counts the dealer's doubling"),
+    # ------------------------------------------------------------------ h2: a second audit
+    # (December 2026) of rule parameters and of the rules the first 50 did not touch
+    M("h2_loop_same_kind_lock_lifted", "hand loop", "core/_loop.pyx",
+      "    p.ron_locked = 0\n    p.lock_kinds = 0\n",
+      "    p.ron_locked = 0\n    p.lock_kinds = p.lock_kinds\n",
+      [GA, G], "RULES §3.3 漏胡: the same-kind lock ends when the seat completes its own turn"),
+    M("h2_loop_rob_kong_same_kind_lock", "hand loop", "core/_loop.pyx",
+      "(ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_QIANGGANGHU))",
+      "(False or not can_win_on(st, q, t, _eval.CTX_QIANGGANGHU))",
+      [GA, G], "RULES §3.3 漏胡: a seat that passed a win on a kind cannot rob a kong of that kind"),
+    M("h2_loop_rob_kong_wild_substitutes", "hand loop", "core/_loop.pyx",
+      "(ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_QIANGGANGHU))",
+      "(ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE))",
+      [GA, G], "RULES §3.3 搶槓胡: no wild or 單王, the wild may substitute"),
+    M("h2_loop_gangshangpao_same_kind_lock", "hand loop", "core/_loop.pyx",
+      "            if ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_GANGSHANGPAO):",
+      "            if False or not can_win_on(st, q, t, _eval.CTX_GANGSHANGPAO):",
+      [GA, G], "RULES §3.3 漏胡: a seat that passed a win on a kind cannot win a 補章 tile of that kind"),
+    M("h2_loop_gangshangpao_wild_substitutes", "hand loop", "core/_loop.pyx",
+      "            if ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_GANGSHANGPAO):",
+      "            if ron_locked(st, q, t) or not can_win_on(st, q, t, _eval.CTX_NONE):",
+      [GA, G], "RULES §3.4 槓上炮: eligibility as 搶槓胡 (單王, the wild may substitute)"),
+    M("h2_loop_next_on_loss_dealer_among_winners", "hand loop", "core/_loop.pyx",
+      "    for i in range(st.n_winners):\n        dealer_won |=",
+      "    for i in range(1):\n        dealer_won |=",
+      [GW, GA, G], "RULES §2.6 next_on_loss: a dealer who is one of several winners has not lost"),
+    M("h2_loop_kong_tenpai_before_the_draw", "hand loop", "core/_loop.pyx",
+      "    if source == SRC_DRAW and drawn >= 0 and kong_type != KONG_EXPOSED:",
+      "    if source == SRC_DRAW and drawn < 0 and kong_type != KONG_EXPOSED:",
+      [GA, G], "RULES §3.4: 'before' a kong is the 13-tile hand before the draw"),
+    M("h2_loop_added_kong_seen", "hand loop", "core/_loop.pyx",
+      "    st.seen[k] += 1\n    p.melds[i].kind = MELD_ADDED_KONG",
+      "    st.seen[k] += 0\n    p.melds[i].kind = MELD_ADDED_KONG",
+      [G, GW, GA], "seen tiles: an added kong's fourth tile is on the table"),
+    M("h2_loop_exposed_kong_seen", "hand loop", "core/_loop.pyx",
+      "        st.seen[t] += 3\n",
+      "        st.seen[t] += 2\n",
+      [G, GW, GA], "seen tiles: an exposed kong shows its four tiles"),
+    M("h2_loop_honor_chow_north", "hand loop", "core/_loop.pyx",
+      "        if tile <= 30:\n            # any three different winds",
+      "        if tile < 30:\n            # any three different winds",
+      [GW, G], "RULES §2.1 honor_chow: 北 is chowed with two other winds"),
+    # settlement (core/_settle.pyx)
+    M("h2_settle_piao_not_on_exposed_kong", "settlement", "core/_settle.pyx",
+      "        transfer(st, discarder, s, share(st, discarder, s, amount, False), reason, -1)",
+      "        transfer(st, discarder, s, share(st, discarder, s, amount, True), reason, -1)",
+      [GW, G], "RULES §2.5 飄: win payments only, not kong payments"),
+    M("h2_settle_piao_not_on_concealed_or_added_kong", "settlement", "core/_settle.pyx",
+      "        transfer(st, q, s, share(st, q, s, amount, False), reason, -1)",
+      "        transfer(st, q, s, share(st, q, s, amount, True), reason, -1)",
+      [GW, G], "RULES §2.5 飄: win payments only, not kong payments"),
+    M("h2_settle_exposed_kong_fire_and_dealer", "settlement", "core/_settle.pyx",
+      "        transfer(st, discarder, s, share(st, discarder, s, amount, False), reason, -1)",
+      "        transfer(st, discarder, s, amount, reason, -1)",
+      [GW, G], "RULES §2.5: fire and dealer doubling apply to kong payments (直槓 too)"),
+    M("h2_settle_refund_added_kongs", "settlement", "core/_settle.pyx",
+      "        if r.reason == PAY_KONG_ADDED or r.reason == PAY_KONG_EXPOSED",
+      "        if r.reason == PAY_KONG_EXPOSED or r.reason == PAY_KONG_EXPOSED",
+      [GW, G], "RULES §2.4 kong_pay_on_draw = false: every kong payment is returned, 欠槓 too"),
+    M("h2_settle_birds_fewer_when_the_wall_runs_out", "settlement", "core/_settle.pyx",
+      "        n = left          # fewer if the wall runs out",
+      "        n = 0          # fewer if the wall runs out",
+      [GA, G], "RULES §3.5: with birds = n, fewer birds (not none) when the wall runs out"),
+    # evaluator (core/_eval.pyx)
+    M("h2_eval_daqidui_concealed_four", "evaluator", "core/_eval.pyx",
+      "        elif c[i] == 1 or c[i] == 4:",
+      "        elif c[i] == 1:",
+      [EV, CC, G], "RULES §2.2 大七對: every meld a triplet (four concealed are no triplet + pair)"),
+    M("h2_eval_shisanlan_no_melds", "evaluator", "core/_eval.pyx",
+      "    if mi.n == 0:\n        shape = mjsim_count_shape(c)\n        odd = shape & 1",
+      "    if mi.n <= 1:\n        shape = mjsim_count_shape(c)\n        odd = shape & 1",
+      [EV, CC, G], "RULES §2.2: 十三爛 and 七小對 need no melds declared"),
+    M("h2_eval_waits_indicator_copies", "evaluator", "core/_eval.pyx",
+      "        copies = 3 if k == indicator else 4",
+      "        copies = 4",
+      [EV, CC, GA, G], "RULES §3.1: the indicator is set aside, three copies of its kind are left"),
+    # players
+    M("h2_ev_locked_discards_drawn", "players", "players/_ev.pyx",
+      "    if p.locked:\n        tile[0] = drawn\n        return ACT_DISCARD\n    init_ctx",
+      "    if False:\n        tile[0] = drawn\n        return ACT_DISCARD\n    init_ctx",
+      [GA, "tests/test_ev.py", G], "RULES §3.4: a locked hand discards what it draws (ev)"),
 ]
 
 
@@ -315,12 +397,24 @@ def env_for_tests(cache_dir: str | None) -> dict:
     return env
 
 
+def debug_module(module: str) -> Path | None:
+    """The debug twin the tests load (MJSIM_BUILD=debug): src/mjsim/_debug_build/core/_loop.*.so."""
+    found = sorted((SRC / "_debug_build" / Path(module).parent).glob(Path(module).name + ".*.so"))
+    return found[0] if found else None
+
+
 def build(module: str, log: Path) -> bool:
-    env = dict(os.environ, MJSIM_DEBUG="1", MJSIM_MODULES=module)
+    """Rebuild the debug twin of one module (setup.py's MJSIM_MODULES takes the module's stem,
+    `_loop`; MJSIM_DEBUG=only leaves the release modules alone).  False when the build fails
+    or did not write the module (a build that matched nothing would leave the old module)."""
+    so = debug_module(module)
+    before = so.stat().st_mtime_ns if so else None
+    env = dict(os.environ, MJSIM_DEBUG="only", MJSIM_MODULES=Path(module).name)
     with open(log, "ab") as f:
         r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=ROOT, env=env,
                            stdout=f, stderr=subprocess.STDOUT, timeout=BUILD_TIMEOUT)
-    return r.returncode == 0
+    so = debug_module(module)
+    return r.returncode == 0 and so is not None and so.stat().st_mtime_ns != before
 
 
 def run_tests(tests, env, log: Path) -> str:
@@ -339,14 +433,15 @@ def run_tests(tests, env, log: Path) -> str:
     return f"error (pytest exit {r.returncode})"
 
 
-def check_debug_build():
-    stamp = ROOT / "build" / ".inplace-flavour"
-    if not stamp.exists() or stamp.read_text() != "debug":
-        raise SystemExit("needs a full debug build first: MJSIM_DEBUG=1 python setup.py build_ext --inplace")
+def check_debug_build(mutants):
+    missing = sorted({module_of(m) for m in mutants if module_of(m) and not debug_module(module_of(m))})
+    if missing:
+        raise SystemExit(f"needs a full debug build first (no debug {', '.join(missing)}): "
+                         "MJSIM_DEBUG=1 python setup.py build_ext --inplace")
 
 
 def run(mutants, log: Path, baseline: bool) -> list[tuple[Mutant, str, float]]:
-    check_debug_build()
+    check_debug_build(mutants)
     results = []
     # tables mutants build their own tables: keep them out of the user's cache directory
     scratch = tempfile.mkdtemp(prefix="mjsim-mutant-cache-")

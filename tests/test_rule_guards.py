@@ -1,9 +1,12 @@
 """One test per rule that a planted single-line bug broke unnoticed, or noticed only by the
 golden digests of test_same_decisions (issue 23): 上家's claims, the indicator as a seen
 tile, greedy's calls, the payment bound's edge, resuming after a short last chunk, ev's
-special start and base, an Anhua tie between readings, the 2-5-8 pair and score_cap.  Each
-fails on its own, with the rule in its name, when the rule is broken; bench/mutants.py
-plants those bugs and runs these tests (docs/testing/mutants.md)."""
+special start and base, an Anhua tie between readings, the 2-5-8 pair and score_cap; and
+from a second audit (the h2_ mutants): 漏胡 against robbing a kong and 槓上炮, a wild
+substituting in both, the kong's "before" hand, next_on_loss with several winners, meld
+tiles as seen tiles and fewer birds when the wall runs short.  Each fails on its own, with
+the rule in its name, when the rule is broken; bench/mutants.py plants those bugs and runs
+these tests (docs/testing/mutants.md)."""
 from collections import Counter
 
 import pytest
@@ -450,3 +453,157 @@ def test_anhua_score_cap_bounds_the_score_from_one_above(cap, points):
     paid 3 under a cap of 3, 4 under a cap of 4 or more."""
     r = engine.evaluate(Rules.load("anhua", score_cap=cap), "234567m888p234s55s", win_tile="5s", wild="1p")
     assert (r.pattern, r.points) == ("yingzhuang", points)
+
+
+# ------------------------------------------------------------------ second audit (h2_ mutants)
+
+def _rob_only(view, tile, kind):
+    return kind == "rob_kong"
+
+
+# seat 1 pungs seat 2's 9m, so seat 2 draws again before seat 3 and seat 0 have a turn
+SEAT1_PUNGS_9M = "99m1p3p5s6m8m2s4s7s1m3m5m"
+
+
+def test_anhua_a_seat_that_passed_a_win_on_a_kind_cannot_rob_a_kong_of_that_kind():
+    """RULES §3.3 漏胡: a player who passes a discard win cannot win on a tile of the same kind
+    until it has completed its own turn -- robbing an added kong of that kind included.  Seat 3
+    waits on 7p and passes the dealer's 7p; seat 2 pungs it and discards 9m, seat 1 pungs that,
+    and seat 2 draws the last 7p and adds it to its pung before seat 3 has had a turn: seat 3
+    may not rob the kong.  With pass_ron_lock = "none" the same seat robs it."""
+    def players():
+        return [anhua.Script(discards=["7p"]), anhua.Script(discards=["1p"], claims={"9m": "pung"}),
+                anhua.Script(discards=["9m"], claims={"7p": "pung"}), anhua.Script(wins=_rob_only)]
+
+    hands = [anhua.ROB_HANDS[0], SEAT1_PUNGS_9M, anhua.ROB_HANDS[2], anhua.ROB_HANDS[3]]
+    live = "7p" + "2m8p3p" + "4m"       # seat 2's draw, its 補章 (no win for anyone), a bird
+    h = anhua.play_script(hands=hands, players=players(), live=live)
+    assert [(e.kind, e.seat, e.tile) for e in anhua.events(h, "pass_win", "pung", "kong", "robbed")][:4] == [
+        ("pass_win", 3, "7p"), ("pung", 2, "7p"), ("pung", 1, "9m"), ("kong", 2, "7p")]
+    assert not anhua.events(h, "robbed") and not any(w.kind == "rob_kong" for w in h.wins)
+    h = anhua.play_script(anhua.FLAT.with_overrides(pass_ron_lock="none"), hands=hands, players=players(), live=live)
+    assert [(w.winner, w.payer, w.kind, w.tile) for w in h.wins] == [(3, 2, "rob_kong", "7p")]
+
+
+def test_anhua_rob_kong_with_a_single_wild_substituting():
+    """RULES §3.3 搶槓胡: a player with no wild or 單王 may rob an added kong, the wild
+    substituting (unlike a discard win).  Seat 3 holds 68p and 8s + the wild 1s (indicator
+    9s): with 7p it is complete only with the 1s standing in for an 8s, so it is not offered
+    the dealer's 7p, and robs seat 2's added kong of 7p: 平胡 x 單王 2 x 搶槓胡 2."""
+    hands = [anhua.ROB_HANDS[0], None, anhua.ROB_HANDS[2], "68p234m567m345s8s1s"]
+    players = [anhua.Script(discards=["7p"]), anhua.Script(), anhua.Script(discards=["9m"], claims={"7p": "pung"}),
+               anhua.Script(discards=["drawn"], wins=_rob_only)]
+    h = anhua.play_script(hands=hands, players=players, live=anhua.ROB_LIVE)
+    assert not anhua.events(h, "pass_win")
+    (w,) = h.wins
+    assert (w.winner, w.payer, w.kind, w.tile, w.pattern, w.category, w.hard) == (
+        3, 2, "rob_kong", "7p", "pinghu", "dan_wang", False)
+    assert w.points == 1 * 2 * 2 and "qiangganghu" in w.properties
+
+
+def test_anhua_gangshangpao_with_a_single_wild_substituting():
+    """RULES §3.4 槓上炮, eligibility as 搶槓胡 (no wild or 單王, the wild substituting).  The
+    dealer kongs 2m and its 補章 brings 4s 2p 7m, none its own win; seat 2 holds one wild (1s,
+    at face value in 123s) and is complete with the 4s only with the 1s as a joker: it wins
+    平胡 x 單王 2 x 槓上炮 2, paid by the kong player."""
+    h = anhua.play_script(hands=anhua.GSP_HANDS, live="4s2p7m" + "3m")
+    (w,) = h.wins
+    assert (w.winner, w.payer, w.kind, w.tile, w.pattern, w.category, w.hard) == (
+        2, 0, "gangshangpao", "4s", "pinghu", "dan_wang", False)
+    assert w.points == 1 * 2 * 2
+
+
+def test_anhua_a_seat_that_passed_a_win_on_a_kind_cannot_win_a_buzhang_tile_of_that_kind():
+    """RULES §3.3 漏胡 (same kind) covers 槓上炮: seat 2 waits on 2p/5p and passes the dealer's
+    5p; seat 1 then draws and kongs 2m (tenpai before and after), and its 補章's first tile is
+    the 5p: seat 2, which has not had a turn since, may not win on it and draws as usual.
+    With pass_ron_lock = "none" it wins 槓上炮 on that 5p."""
+    def players():
+        return [anhua.Script(discards=["5p"]), anhua.Script(),
+                anhua.Script(wins=lambda view, tile, kind: kind != "discard"), anhua.Script()]
+
+    hands = ["5p345s678s234p678p9m", "2222m345m678m789p", "34p456m789m234s55s", None]
+    live = "8p" + "5p7m6s" + "3m"       # seat 1's draw, its 補章, then seat 2's draw
+    h = anhua.play_script(hands=hands, players=players(), live=live)
+    assert [(e.kind, e.seat, e.tile) for e in anhua.events(h, "pass_win", "kong", "win")][:2] == [
+        ("pass_win", 2, "5p"), ("kong", 1, "2m")]
+    assert anhua.events(h, "buzhang")[0].tiles == "5p7m6s"
+    assert not any(w.kind == "gangshangpao" for w in h.wins)
+    after = h.events.index(anhua.events(h, "locked")[0])
+    assert (h.events[after + 1].kind, h.events[after + 1].seat) == ("draw", 2)
+    h = anhua.play_script(anhua.FLAT.with_overrides(pass_ron_lock="none"), hands=hands, players=players(), live=live)
+    assert [(w.winner, w.payer, w.kind, w.tile) for w in h.wins] == [(2, 1, "gangshangpao", "5p")]
+
+
+def test_anhua_a_kong_needs_the_hand_before_the_draw_tenpai():
+    """RULES §3.4: a kong needs the player tenpai before it, "before" being the 13-tile hand
+    before the draw.  Seat 1 holds 2222m345m678m5p8p9p (not tenpai) and draws 7p: the hand
+    after a kong of 2m (345m678m789p + 5p) is tenpai, and so would be the 14 tiles less a
+    2m, but no kong is offered.  Holding 2222m345m678m789p (tenpai) and drawing 5p, with the
+    same hand after the kong, it is."""
+    offered = {}
+    for hand, draw in (("2222m345m678m5p8p9p", "7p"), ("2222m345m678m789p", "5p")):
+        seat1 = anhua.Script(discards=["drawn"])
+        anhua.play_script(hands=["456m789m345s678s1p9p", hand, None, None],
+                          players=[anhua.Script(discards=["1p"]), seat1, anhua.Script(), anhua.Script()], live=draw)
+        drawn, options = seat1.turns[0]
+        assert kind_name(drawn) == draw
+        offered[hand] = [o for o in options if o[0] != "discard"]
+    assert offered == {"2222m345m678m5p8p9p": [], "2222m345m678m789p": [("concealed_kong", parse_tile("2m"))]}
+
+
+def test_wanzai_next_on_loss_a_dealer_who_is_one_of_several_winners_deals_again():
+    """RULES §2.6 dealer_next = "next_on_loss": the dealer who does not lose keeps the deal,
+    also as the second of two winners on one discard.  Dealer seat 1 discards 1s, then seat 2
+    discards 7z and seats 0 and 1 both win on it (一炮多響): seat 1 deals again.  Under
+    "winner" the first winner after the discarder (seat 0) deals."""
+    hands = ["56z123s456s789s22p", "7z234p567p678p999m1s", "123m456m789m13p59s", None]
+    for rules, next_dealer in ((wanzai.FLAT.with_overrides(dealer_next="next_on_loss"), 1), (wanzai.FLAT, 0)):
+        players = [Script(), Script(discards=["1s"]), Script(discards=["drawn"]), Script()]
+        h = wanzai.play_script(rules, dealer=1, hands=hands, players=players, live="7z")
+        assert [(w.winner, w.payer, w.tile) for w in h.wins] == [(0, 2, "7z"), (1, 2, "7z")]
+        assert (h.dealer, h.next_dealer) == (1, next_dealer)
+
+
+class MeldSeenProbe(SeenProbe):
+    """SeenProbe that also counts, per decision, the kinds of exposed meld on the table."""
+
+    def __init__(self):
+        super().__init__()
+        self.meld_kinds = Counter()
+
+    def _record(self, view):
+        super()._record(view)
+        self.meld_kinds.update({kind for seat_melds in view.melds for kind, _ in seat_melds})
+
+
+def test_wanzai_every_tile_shown_on_the_table_counts_as_seen():
+    """The tiles a player sees (view.seen, from which greedy and ev count the unseen copies)
+    are the discards in the pools and every exposed meld's tiles: a pung's three, a chow's,
+    an exposed kong's four and an added kong's four (not a concealed kong).  Checked at every
+    decision of greedy Wanzai hands in which exposed and added kongs are made."""
+    probes = [MeldSeenProbe() for _ in range(4)]
+    rules = Rules.load("wanzai")
+    for i in range(60):
+        game.play(rules, seed=3, hand_index=i, players=probes, log=False)
+    records = [r for p in probes for r in p.records]
+    for indicator, seen, shown in records:
+        assert indicator is None and seen == [shown[k] for k in range(34)], (seen, shown)
+    kinds = sum((p.meld_kinds for p in probes), Counter())
+    assert kinds["kong"] >= 20 and kinds["added_kong"] >= 5, kinds
+
+
+def test_anhua_birds_are_fewer_not_none_when_the_wall_runs_short():
+    """RULES §3.5: with birds = n, take n tiles, fewer if the wall runs out.  Players that take
+    a win only when one live tile is left: with birds = 2 each such win has exactly one bird,
+    which empties the wall."""
+    late = [anhua.Script(wins=lambda view, tile, kind: view.wall_left == 1) for _ in range(4)]
+    rules = Rules.load("anhua", birds=2)
+    found = 0
+    for i in range(60):
+        h = game.play(rules, seed=5, hand_index=i, players=late)
+        anhua.check_record(h, rules)
+        if h.wins:
+            assert len(h.birds) == 1 and h.wall == "", (i, h.birds, h.wall)
+            found += 1
+    assert found >= 10
