@@ -364,10 +364,13 @@ def _same_play_at_base_1_and_3(rules, hands, players):
 EVERY_WILD_START = ["san_wang", "si_wang", "liu_wang", "qi_wang"]
 
 
+@pytest.mark.parametrize("ev", ["ev", "ev:start=1"])
 @pytest.mark.parametrize("score", [2, 6])
-def test_ev_play_does_not_depend_on_base_anhua(score):
+def test_ev_play_does_not_depend_on_base_anhua(score, ev):
+    """Also with `start` on (ev_v1's style), where ev weighs the special start's sure
+    payment against the hand's EV: both in units of base, so the choice cannot move with it."""
     rules = Rules.load("anhua", instant_win_categories=EVERY_WILD_START, instant_win_score=score)
-    _, w = _same_play_at_base_1_and_3(rules, 400, ("ev", "ev", "ev", "greedy"))
+    _, w = _same_play_at_base_1_and_3(rules, 400, (ev, ev, ev, "greedy"))
     assert (w["win_kind"] == game.WIN_KINDS.index("instant")).any()
 
 
