@@ -327,6 +327,17 @@ def test_report_and_query_on_a_broken_file_give_one_line_naming_it(clean, tmp_pa
     _report_and_query_refuse(out, capsys, *names, says=says)
 
 
+def test_report_and_query_refuse_a_variant_without_its_wins_folder(fake, tmp_path, capsys):
+    """Two variants, one of them without any wins file (its folder gone): named in one
+    line, not a KeyError while the other variant keeps the wins table alive."""
+    out = tmp_path / "run"
+    other = runner.make_spec(WANZAI.with_overrides(base=2), hands=1600, chunk=800, session_hands=16, seed=7)
+    runner.run([spec(hands=1600), other], out, workers=1, progress=False)
+    shutil.rmtree(runner.partition(out, "wins", other.variant))
+    _report_and_query_refuse(out, capsys, str(runner.partition(out, "hands", other.variant)),
+                             says="has no wins file beside it")
+
+
 def test_report_and_query_refuse_a_chunk_of_another_run_in_a_variant(clean, fake, tmp_path, capsys):
     other = tmp_path / "other"
     runner.run(spec(seed=8), other, workers=1, progress=False)

@@ -338,7 +338,10 @@ def _chunk_set_problem(root, directory: Path, names: dict[str, dict[str, set[str
     for table in present:
         if table == "hands":
             continue
-        for part, files in names[table].items():
+        # every variant has wins; a variant may lack payments altogether (written before them)
+        parts = sorted(names[table].keys() | (hands.keys() if table == "wins" else set()))
+        for part in parts:
+            files = names[table].get(part, set())
             extra = sorted(files - hands.get(part, set()))
             if extra:
                 return f"{directory / table / part / extra[0]} has no hands file beside it"
