@@ -35,6 +35,27 @@ def check_writable(out: Path) -> None:
         raise OSError(f"--out {out}: cannot write in {probe_dir} ({problem})")
 
 
+#: what marks a directory as an mjsim dataset (made by a run: its manifest or a table)
+DATASET_MARKS = ("manifest.json", *TABLES)
+
+
+def check_not_among_other_files(out: Path) -> None:
+    """Refuse a --out that already holds files of its own and no dataset: a run would put
+    its tables and manifest among them (`-o .` in a project, a typo naming a home folder).
+    An empty directory, a new one and a dataset (to resume or add variants to) are fine."""
+    out = Path(out)
+    if not out.is_dir():
+        return
+    try:
+        names = sorted(entry.name for entry in os.scandir(out) if entry.name != LOCK_NAME)
+    except OSError as e:
+        raise OSError(f"--out {out}: cannot list it ({e.strerror or e})") from None
+    if names and not any(name in names for name in DATASET_MARKS):
+        shown = ", ".join(repr(n) for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        raise ValueError(f"--out {out} holds other files ({shown}) and no mjsim dataset: a run would write "
+                         f"its tables among them; choose a new or empty directory")
+
+
 def check_writable_file(option: str, path: Path) -> None:
     """Fail before any work if the file `path` (given as `option`, e.g. --html) cannot be
     written: one line naming both.  Creates nothing (missing directories are made when the

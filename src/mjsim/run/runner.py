@@ -37,7 +37,7 @@ from mjsim.dataset.manifest import check_manifest, read_manifest, write_manifest
 from mjsim.dataset.schema import (PAY_REASONS, SCHEMA_VERSION, TABLES, WIN_KINDS, encode_parquet,  # noqa: F401
                                   hands_schema, payments_schema, wins_schema)
 from mjsim.dataset.layout import decode_variant, encode_variant  # noqa: F401
-from mjsim.dataset.storage import (LOCK_NAME, QUARANTINE, check_writable, chunk_done, directory_lock,  # noqa: F401
+from mjsim.dataset.storage import (LOCK_NAME, QUARANTINE, check_not_among_other_files, check_writable, chunk_done, directory_lock,  # noqa: F401
                                    first_line, partition_problem, remove_stale_tmp, store_chunk,
                                    verify_existing, write_atomic)
 from mjsim.players import ev as evplayer
@@ -158,6 +158,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
         validate_players_and_rules(spec, simulator)
     check_manifest(out, specs, allow_version_mix)
     check_writable(out)
+    check_not_among_other_files(out)
     # the cluster before the lock: an unreachable scheduler leaves nothing behind either
     from mjsim.run.backends import dask as dask_backend
 
