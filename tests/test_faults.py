@@ -453,12 +453,68 @@ def test_an_interrupt_outside_a_run_says_so(capsys, monkeypatch):
     assert one_line(err).startswith("interrupted: ")
 
 
+def test_an_interrupt_while_loading_says_so(capsys, monkeypatch):
+    """Ctrl-C while the command's modules load (before typer runs) ends with one line and
+    exit 130, not a traceback."""
+    import importlib.abc
+
+    import mjsim.cli
+
+    class InterruptTheApp(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "mjsim.cli.app":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "mjsim.cli.app", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [InterruptTheApp(), *sys.meta_path])
+    try:
+        code = mjsim.cli.main(["--help"])
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt escaped as a traceback")
+    assert code == 130
+    out, err = capsys.readouterr()
+    assert out == "" and err == mjsim.cli.INTERRUPTED_WHILE_LOADING + "\n"
+
+
+def test_the_command_loads_its_modules_where_an_interrupt_is_caught():
+    """What runs before mjsim.cli.main's guard (the package and its __init__) stays cheap,
+    and the installed `mjsim` command enters through that guard."""
+    from importlib.metadata import entry_points
+
+    code = "import sys, mjsim.cli; print(sorted(m for m in ('numpy', 'pyarrow', 'typer', 'mjsim.play.engine') if m in sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    assert [e.value for e in entry_points(group="console_scripts") if e.name == "mjsim"] == ["mjsim.cli:main"]
+
+
 def test_a_dangling_link_as_out_is_named(capsys, tmp_path):
     link = tmp_path / "dl"
     link.symlink_to(tmp_path / "gone")
     code, _, err = cli(capsys, *simulate_args(link, hands=800))
     assert code == 2
     assert f"--out {link}: a symbolic link to {tmp_path / 'gone'}, which does not exist" in one_line(err)
+
+
+def test_out_among_other_files_is_refused(capsys, tmp_path):
+    """A --out holding files of its own and no dataset (`-o .` in a project) is refused
+    before anything is written; an empty directory and a dataset are not."""
+    own = tmp_path / "project"
+    own.mkdir()
+    (own / "notes.txt").write_text("mine")
+    (own / "src").mkdir()
+    code, _, err = cli(capsys, *simulate_args(own, hands=800))
+    assert code == 2
+    assert one_line(err) == (f"error: --out {own} holds other files ('notes.txt', 'src') and no mjsim dataset: "
+                             f"a run would write its tables among them; choose a new or empty directory")
+    assert sorted(p.name for p in own.iterdir()) == ["notes.txt", "src"]
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli(capsys, *simulate_args(empty, hands=800))[0] == 0
+    (empty / "notes.txt").write_text("beside the dataset")   # a dataset may hold a note
+    code, _, err = cli(capsys, *simulate_args(empty, hands=800))
+    assert code == 0 and "were already in" in err
 
 
 def test_temporary_names_are_unique(tmp_path):

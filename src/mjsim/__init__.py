@@ -8,18 +8,30 @@ from mjsim import _aliases
 
 _aliases.install()
 
-from mjsim.play.engine import (
-    PATTERNS,
-    PROPERTIES,
-    Evaluation,
-    evaluate,
-    evaluate_batch,
-    shanten,
-    shanten_batch,
-    waits,
-)
-from mjsim.rulesets.rules import Rules, RulesError
-from mjsim.tiles import TileError, format_tiles, parse_tiles
+# The public names are imported on first use (PEP 562), so that `import mjsim` is cheap:
+# the `mjsim` command then catches a Ctrl-C while its heavy modules load (mjsim.cli.main).
+_EXPORTS = {
+    **dict.fromkeys(("PATTERNS", "PROPERTIES", "Evaluation", "evaluate", "evaluate_batch", "shanten",
+                     "shanten_batch", "waits"), "mjsim.play.engine"),
+    **dict.fromkeys(("Rules", "RulesError"), "mjsim.rulesets.rules"),
+    **dict.fromkeys(("TileError", "format_tiles", "parse_tiles"), "mjsim.tiles"),
+}
+
+
+def __getattr__(name: str):
+    home = _EXPORTS.get(name)
+    if home is None:
+        raise AttributeError(f"module 'mjsim' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "PATTERNS", "PROPERTIES", "Evaluation", "Rules", "RulesError", "TileError",

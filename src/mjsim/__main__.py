@@ -1,5 +1,5 @@
 """`python -m mjsim`: the `mjsim` command."""
-from mjsim.cli.app import main
+from mjsim.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())
