@@ -172,7 +172,7 @@ def test_the_readme_query_examples_run(dataset, capsys, monkeypatch, tmp_path):
     (["--session-hands", "1000000000"], "--session-hands must be at most 100,000"),
     (["--session-hands", "1e9"], "Invalid value for '--session-hands'"),
     (["--chunk", str(10**12)], "--chunk must be at most 1,000,000"),
-    (["--workers", "-1"], "--workers must be 1 or more"),
+    (["--workers", "-1"], "--workers must be 0 (all cores) or more"),
     (["--out", ""], "--out is empty"),
     (["--rules", "/dev/zero"], "/dev/zero: cannot read rules file: larger than 1 MiB"),
     (["--scheduler-timeout", "0", "--backend", "dask"], "--scheduler-timeout must be"),

@@ -18,15 +18,26 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str):
-    home = _EXPORTS.get(name)
-    if home is None:
-        raise AttributeError(f"module 'mjsim' has no attribute {name!r}")
+def _load_public() -> None:
+    """What `import mjsim` used to import at once: the public names, and with them the
+    modules they live in (so that `mjsim.play.engine` still works after `import mjsim`)."""
     import importlib
 
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    for name, home in _EXPORTS.items():
+        globals()[name] = getattr(importlib.import_module(home), name)
+
+
+def __getattr__(name: str):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    _load_public()
+    if name in globals():
+        return globals()[name]
+    import importlib.util
+
+    if importlib.util.find_spec(f"{__name__}.{name}") is None:
+        raise AttributeError(f"module 'mjsim' has no attribute {name!r}")
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 def __dir__() -> list[str]:

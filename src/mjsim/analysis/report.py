@@ -269,13 +269,18 @@ def _console(console=None):
     return console or Console()
 
 
+#: a terminal narrower than a table wraps a cell onto more lines rather than cutting it to
+#: "…": an interval cut short would hide its numbers
+KEEP_DIGITS = "fold"
+
+
 def _table(title: str, head: Sequence[str]):
     from rich.table import Table
 
     table = Table(title=_m(title), title_justify="left", title_style="bold")
-    table.add_column(_m(head[0]) if head else "")
+    table.add_column(_m(head[0]) if head else "", overflow=KEEP_DIGITS)
     for h in head[1:]:
-        table.add_column(_m(h), justify="right")
+        table.add_column(_m(h), justify="right", overflow=KEEP_DIGITS)
     return table
 
 
@@ -387,12 +392,12 @@ def print_comparison(base: VariantStats, others: Sequence[VariantStats], console
     for o, result in zip(others, results):
         table = Table(title=f"mjsim compare: {_m(o.label)} vs baseline {_m(base.label)}", title_justify="left",
                       title_style="bold magenta")
-        table.add_column("measure")
-        table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right")
-        table.add_column(f"{_m(o.label)}\n({o.hands:,} hands)", justify="right")
-        table.add_column("Δ vs baseline [95% CI]", justify="right")
-        table.add_column("p", justify="right")
-        table.add_column(f"p adj. ({_adjust_name(adjust)})", justify="right")
+        table.add_column("measure", overflow=KEEP_DIGITS)
+        table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right", overflow=KEEP_DIGITS)
+        table.add_column(f"{_m(o.label)}\n({o.hands:,} hands)", justify="right", overflow=KEEP_DIGITS)
+        table.add_column("Δ vs baseline [95% CI]", justify="right", overflow=KEEP_DIGITS)
+        table.add_column("p", justify="right", overflow=KEEP_DIGITS)
+        table.add_column(f"p adj. ({_adjust_name(adjust)})", justify="right", overflow=KEEP_DIGITS)
         section = None
         for sec, name, a, cs in _cmp_rows(base, [result]):
             if _quiet(a, cs):

@@ -401,9 +401,7 @@ def connect(root: str | Path, memory_limit: str | None = None):
     whole chunk of one run, named as its footer says (runner.partition_problem): a bad one
     is a ValueError naming it.
     """
-    root = Path(root)
-    if not root.is_dir():
-        raise OSError(f"{root}: no such dataset directory")
+    root = check_dataset_dir(root)
     real = root.resolve()
     present = _dataset_tables(root, real)
     con = _base_connection(memory_limit)
@@ -461,13 +459,21 @@ def query_frame(root: str | Path, sql: str):
     return pd.DataFrame.from_records(rows, columns=columns)
 
 
+def check_dataset_dir(root: str | Path) -> Path:
+    """`root` as a Path if it is a directory; else an OSError saying what it is instead."""
+    root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise OSError(f"{root} is a file, not a dataset directory")
+    if not root.is_dir():
+        raise OSError(f"{root}: no such dataset directory")
+    return root
+
+
 def variants(root: str | Path) -> list[str]:
     """The variants present in the dataset, manifest order first."""
     from mjsim.dataset.layout import decode_variant
 
-    root = Path(root)
-    if not root.is_dir():
-        raise OSError(f"{root}: no such dataset directory")
+    root = check_dataset_dir(root)
     on_disk = sorted(decode_variant(p.name.split("=", 1)[1])
                      for p in (root / "hands").glob("variant=*") if any(p.glob("*.parquet")))
     if not on_disk:

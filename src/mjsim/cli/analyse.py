@@ -29,6 +29,7 @@ def report_cmd(
     from mjsim.analysis import report
     from mjsim.analysis import stats
 
+    stats.check_dataset_dir(directory)     # before DIR/report.html is named as the problem
     _check_outputs(("--html", None if no_html else html or Path(directory) / "report.html"), tables=(csv, json_out))
     missing = set(variant) - set(stats.variants(directory))
     if missing:

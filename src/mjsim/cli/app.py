@@ -39,6 +39,12 @@ def _terminate_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
+#: said for Ctrl-C anywhere but a run's chunk loop: an arena or a hand as well as the
+#: summary after a simulate, so it names both cases
+INTERRUPTED_OUTSIDE_A_RUN = ("interrupted before the command finished (a simulate, sweep or balance run keeps "
+                             "its complete chunks: the same command resumes it)")
+
+
 def main(argv: list[str] | None = None) -> int:
     with _terminate_as_interrupt():
         return _main(argv)
@@ -56,9 +62,7 @@ def _main(argv: list[str] | None) -> int:
         if code == 130:
             # Ctrl-C or SIGTERM outside a run's chunk loop (which says what it kept, below):
             # typer turns the KeyboardInterrupt into exit 130 without a word
-            err.print("interrupted: what was complete on disk is kept; run the same command again "
-                      "(a simulate, sweep or balance run resumes from its complete chunks)",
-                      highlight=False, markup=False)
+            err.print(INTERRUPTED_OUTSIDE_A_RUN, highlight=False, markup=False)
         if isinstance(code, int) and code:
             return code
     except InterruptSaid:

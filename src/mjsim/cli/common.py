@@ -68,6 +68,8 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def load_rules(name: str, settings: list[str]) -> Rules:
+    if not name.strip():
+        raise ValueError("--rules is empty: give a shipped rule set (wanzai, anhua) or a TOML file")
     overrides = dict(parse_override(s) for s in settings)
     return Rules.load(name, **overrides)
 

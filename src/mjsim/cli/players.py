@@ -27,7 +27,7 @@ def arena(
     the edge in points per seat-hand with a deal-clustered 95% interval."""
     from mjsim.run import arena as arena_mod
 
-    _check_outputs(("--json", json_out))
+    _check_outputs(tables=(None, json_out))
     r = load_rules(rules, settings)
     ch, base = arena_mod.parse_player(challenger), arena_mod.parse_player(baseline)
     with _hands_bar(progress, f"{ch} vs 3x {base}") as advance:

@@ -13,7 +13,19 @@ from pathlib import Path
 from mjsim.players import search as searchplayer
 from mjsim.players.ev import EV_NAMES, KEYS, STYLE, PlayerOptionError
 
-__all__ = ["PlayerOptionError", "canonical", "join_names", "split_name"]
+__all__ = ["PlayerOptionError", "canonical", "file_problem", "join_names", "split_name"]
+
+
+def file_problem(path: str) -> str | None:
+    """Why `path` cannot be read as an option's file (a model), as words after its name."""
+    p = Path(path)
+    if p.is_dir():
+        return "is a directory, not a file"
+    if p.exists() and not p.is_file():
+        return "is not a regular file (a device or pipe)"
+    if not p.exists():
+        return "not found"
+    return None
 
 
 def split_name(name: str) -> tuple[str, dict]:
@@ -41,10 +53,9 @@ def split_name(name: str) -> tuple[str, dict]:
             options[key] = searchplayer.parse_option(name, key, value)
             continue
         if key == "model":
-            if Path(value).is_dir():
-                raise PlayerOptionError(f"player {name!r}: model file {value!r} is a directory, not a file")
-            if not Path(value).is_file():
-                raise PlayerOptionError(f"player {name!r}: model file {value!r} not found")
+            problem = file_problem(value)
+            if problem:
+                raise PlayerOptionError(f"player {name!r}: model file {value!r} {problem}")
             options[key] = value
             continue
         _, lo, hi = STYLE[key]

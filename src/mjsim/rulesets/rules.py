@@ -526,6 +526,8 @@ def _read_file(path: Path, source: str) -> str:
     try:
         if path.is_dir():
             raise RulesError(f"{source}: cannot read rules file: it is a directory", source)
+        if path.is_fifo() or path.is_socket():   # reading would wait for a writer, perhaps forever
+            raise RulesError(f"{source}: cannot read rules file: it is a pipe or socket, not a file", source)
         with open(path, "rb") as f:
             data = f.read(MAX_RULES_BYTES + 1)
         if len(data) > MAX_RULES_BYTES:
@@ -691,6 +693,8 @@ class Rules:
     @classmethod
     def load(cls, name_or_path: str | os.PathLike, /, **overrides: Any) -> Rules:
         """Load a shipped rule set by name ("wanzai", "anhua"; any case) or a TOML file."""
+        if isinstance(name_or_path, str) and not name_or_path.strip():
+            raise RulesError("rules: empty; give a shipped rule set (wanzai, anhua) or a TOML file", None)
         if isinstance(name_or_path, str) and name_or_path.strip().lower() in SHIPPED:
             game = name_or_path.strip().lower()
             rules = cls(_shipped_tree(game), name=game, source=f"{game} (shipped)")

@@ -25,7 +25,7 @@ arrive in.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import islice
 from dataclasses import dataclass, field
 
@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjsim.players.options import file_problem
 from mjsim.rulesets.rules import Rules
 
 __all__ = ["DEFAULT_DEALS", "ArenaResult", "Interval", "PlayerSpec", "PlayerStats",
@@ -103,6 +104,9 @@ def parse_player(text: str | PlayerSpec) -> PlayerSpec:
         raise ValueError(f"a player is a name such as greedy (optionally name:key=value,...), got {text!r}")
     name, sep, rest = text.strip().partition(":")
     name = name.strip()
+    if "," in name and all(n.strip() in game.PLAYERS for n in name.split(",")):
+        raise ValueError(f"{text!r} names several players where one is expected (the arena seats a challenger "
+                         f"against three copies of one --baseline)")
     if name not in game.PLAYERS:
         raise ValueError(f"unknown player {name!r} (expected one of {', '.join(game.PLAYERS)})")
     declared = player_options(name)
@@ -119,8 +123,9 @@ def parse_player(text: str | PlayerSpec) -> PlayerSpec:
             if key in options:
                 raise ValueError(f"player {text!r}: option {key!r} given twice")
             if key in FILE_OPTIONS:
-                if not Path(value.strip()).is_file():
-                    raise ValueError(f"player {text!r}: {key} file {value.strip()!r} not found")
+                problem = file_problem(value.strip())
+                if problem:
+                    raise ValueError(f"player {text!r}: {key} file {value.strip()!r} {problem}")
                 options[key] = value.strip()
                 continue
             if isinstance(declared[key], str):     # a named choice (search's rollout)
@@ -150,7 +155,13 @@ class Interval:
     se: float
 
     def __str__(self) -> str:
-        return f"{self.mean:+.4f} [{self.low:+.4f}, {self.high:+.4f}]"
+        return f"{self.mean:+.4f} {self.bounds(lambda v: f'{v:+.4f}')}"
+
+    def bounds(self, show: Callable[[float], str]) -> str:
+        """'[low, high]', or why there is none (one deal, or every deal moved alike)."""
+        if math.isnan(self.low):
+            return "(no interval)"
+        return f"[{show(self.low)}, {show(self.high)}]"
 
 
 @dataclass(frozen=True)
@@ -217,9 +228,9 @@ def _play_chunk(task) -> tuple[int, int, dict]:
     return table, start, keep
 
 
-def _run_tasks(tasks: list, workers: int, take: Callable[[tuple], None]) -> None:
+def _run_tasks(tasks: Iterable[tuple], n_tasks: int, workers: int, take: Callable[[tuple], None]) -> None:
     """Play every task, handing each result to `take` as it arrives (then dropping it)."""
-    if workers <= 1 or len(tasks) <= 1:
+    if workers <= 1 or n_tasks <= 1:
         for t in tasks:
             take(_play_chunk(t))
         return
@@ -229,7 +240,7 @@ def _run_tasks(tasks: list, workers: int, take: Callable[[tuple], None]) -> None
     from mjsim.run import runner
 
     # the runner's choices: spawn (the driver may run threads), workers ignore Ctrl-C
-    pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)),
+    pool = cf.ProcessPoolExecutor(max_workers=min(workers, n_tasks),
                                   mp_context=multiprocessing.get_context("spawn"),
                                   initializer=runner._init_worker)
     try:
@@ -389,8 +400,8 @@ class _Reducer:
     """Takes (table, start, columns) results and reduces each chunk of deals to sums once
     its five tables are in."""
 
-    def __init__(self, chunks: dict[int, int]):
-        self.chunks = chunks                  # start -> deals in the chunk
+    def __init__(self, chunk_deals: Callable[[int], int]):
+        self.chunk_deals = chunk_deals        # start -> deals in the chunk
         self.waiting: dict[int, dict] = {}
         self.edge = _ClusterSums(4)
         self.by_seat = [_ClusterSums(1) for _ in range(4)]
@@ -406,7 +417,7 @@ class _Reducer:
             self._reduce(start, self.waiting.pop(start))
 
     def _reduce(self, start: int, cols: dict) -> None:
-        deals = self.chunks[start]
+        deals = self.chunk_deals(start)
         flags = {t: _seat_flags(cols[t], start, deals) for t in range(5)}
         base = flags[4]
         for key in base:
@@ -441,17 +452,21 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules, got {type(rules).__name__}")
     ch, base = parse_player(challenger), parse_player(baseline)
-    deals = runner._positive_int("--deals", deals)
+    # deal indices are hand indices of the seed's stream (five tables play each deal)
+    deals = runner._positive_int("--deals", deals, maximum=runner.MAX_HANDS // 5)
     seed = runner._positive_int("--seed", seed, minimum=0, maximum=runner.MAX_SEED)
-    workers = runner.default_workers() if workers in (None, 0) else runner._positive_int("--workers", workers)
-    chunk = min(deals, DEFAULT_CHUNK) if chunk is None else runner._positive_int("--chunk", chunk)
+    workers = runner.worker_count(workers, runner.default_workers())
+    chunk = min(deals, DEFAULT_CHUNK) if chunk is None else runner._positive_int("--chunk", chunk,
+                                                                                  maximum=runner.MAX_CHUNK)
     tables = _tables(ch, base)
     # one zero-hand call per distinct seating: the game's own check of players and rules
     from mjsim.play.game import simulate_chunk
 
     simulate_chunk(rules, tables[0], seed, 0, 0, 1)
-    tasks = [(t, rules, players, seed, start, min(chunk, deals - start))
-             for start in range(0, deals, chunk) for t, players in enumerate(tables)]
+    # planned lazily: any number of deals starts at once, in the memory of the chunks in flight
+    n_chunks = -(-deals // chunk)
+    tasks = ((t, rules, players, seed, start, min(chunk, deals - start))
+             for start in range(0, deals, chunk) for t, players in enumerate(tables))
     total, done = 5 * deals, 0
 
     def advance(n: int) -> None:
@@ -461,13 +476,13 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
             progress(done, total)
 
     t0 = time.perf_counter()
-    reducer = _Reducer({start: min(chunk, deals - start) for start in range(0, deals, chunk)})
+    reducer = _Reducer(lambda start: min(chunk, deals - start))
 
     def take(result: tuple) -> None:
         reducer.take(result)
         advance(len(result[2]["end"]))
 
-    _run_tasks(tasks, workers, take)
+    _run_tasks(tasks, 5 * n_chunks, workers, take)
     seconds = time.perf_counter() - t0
     r = reducer
     return ArenaResult(
@@ -486,8 +501,8 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
     r = result
     lines = [
         f"arena: {r.challenger} vs 3x {r.baseline}, {r.rules.game} ({r.rules.variant}), "
-        f"{r.deals:,} deals x 4 seats, seed {r.seed}",
-        f"edge (points per seat-hand): {r.edge}   (se {r.edge.se:.4f})",
+        f"{r.deals:,} deal{'s' if r.deals != 1 else ''} x 4 seats, seed {r.seed}",
+        f"edge (points per seat-hand): {r.edge}" + ("" if math.isnan(r.edge.se) else f"   (se {r.edge.se:.4f})"),
         "edge by seat: " + "  ".join(f"{j}: {iv}" for j, iv in enumerate(r.edge_by_seat)),
     ]
     diffs = []
@@ -496,9 +511,11 @@ def format_lines(result: ArenaResult, top_patterns: int = 6) -> list[str]:
             diffs.append(f"claims per hand {iv}")
         else:   # rates in percentage points
             diffs.append(f"{'win rate' if k == 'won' else 'deal-in rate'} {100 * iv.mean:+.2f} "
-                         f"[{100 * iv.low:+.2f}, {100 * iv.high:+.2f}] pp")
+                         f"{iv.bounds(lambda v: f'{100 * v:+.2f}')} pp")
     lines.append("paired differences: " + "  ".join(diffs))
     lines.append(f"method: {r.method}")
+    if any(math.isnan(iv.low) for iv in (r.edge, *r.edge_by_seat, *r.differences.values())):
+        lines.append("no interval: fewer than two deals, or every deal moved alike (play more --deals)")
     # search's diagnostic option peek cheats: say so beside the edge it produced
     for p in (r.challenger, r.baseline):
         peek = int(dict(p.options).get("peek", 0))

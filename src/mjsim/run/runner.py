@@ -50,7 +50,7 @@ from mjsim.run.chunks import (PROGRESS_SLICE, PROGRESS_TOPIC, ChunkResult, Chunk
 from mjsim.run.spec import (DEFAULT_CHUNK, DEFAULT_HANDS, DEFAULT_OUT, DEFAULT_PLAYERS,  # noqa: F401
                             DEFAULT_SESSION_HANDS, MAX_CHUNK, MAX_HANDS, MAX_SEED, MAX_SESSION_HANDS, RunSpec,
                             _not_whole_sessions, _positive_int, _split_top_level, grid_variants, make_spec,
-                            parse_grid, parse_players, sweep_specs)
+                            parse_grid, parse_players, sweep_specs, worker_count)
 
 
 SIMULATOR = "mjsim.play.game:simulate_chunk"
@@ -146,7 +146,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
             or not 0 < scheduler_timeout <= 3600:
         raise ValueError(f"--scheduler-timeout must be 0..3600 seconds, got {scheduler_timeout!r}")
     cores = default_workers()
-    workers = cores if workers in (None, 0) else _positive_int("--workers", workers)
+    workers = worker_count(workers, cores)
     if workers > cores and not scheduler:   # processes on this machine: more than cores only slows it
         _say(console, f"--workers {workers} capped at {cores}, the number of cores this process may use")
         workers = cores

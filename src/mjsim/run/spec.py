@@ -89,6 +89,15 @@ def _positive_int(name: str, value, minimum: int = 1, maximum: int | None = None
     return value
 
 
+def worker_count(value, cores: int) -> int:
+    """--workers: 0 (or None) means every core this process may use."""
+    if value is None or (not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value == 0):
+        return cores
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"--workers must be 0 (all cores) or more, got {value}")
+    return _positive_int("--workers", value)
+
+
 def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
     """'greedy' -> 4 x greedy; 'greedy,random,greedy,random' -> one per seat.  A name may
     carry ev options, whose commas stay with it: 'ev:fold=0.5,claim=2,greedy,greedy,greedy'
