@@ -11,6 +11,7 @@ from mjsim.run import precision
 from mjsim.run import runner
 from mjsim.analysis import stats
 from mjsim.cli import main
+from cli_helpers import cli, one_line
 
 
 @pytest.fixture
@@ -118,3 +119,16 @@ def test_one_session_never_reaches_the_precision(fake, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "16 hands: win no interval yet (target 0.5)" in err
     assert stats.variant_stats(out).sessions >= 2 and "precision reached with" in err
+
+
+@pytest.mark.parametrize("max_hands, message", [
+    ("100", "error: --max-hands 100 is not a whole number of 16-hand sessions (--session-hands 16); the nearest "
+            "that work: --max-hands 96 or --max-hands 112 or --session-hands 20"),
+    ("0", "error: --max-hands (number of hands) must be 1 or more, got 0"),
+])
+def test_a_bad_max_hands_is_named_as_given(fake, tmp_path, capsys, max_hands, message):
+    """--precision's cap is --max-hands: its refusal names it, not --hands (not given)."""
+    code, _, err = cli(capsys, "simulate", "--precision", "win=0.5", "--max-hands", max_hands, "--chunk", "800",
+                       "--workers", "1", "--no-progress", "--out", tmp_path / "x")
+    assert code == 2 and one_line(err) == message
+    assert not (tmp_path / "x").exists()

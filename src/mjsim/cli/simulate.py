@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from mjsim.run.spec import SEPARATOR
+from mjsim.run.spec import SEPARATOR, check_sizes
 from mjsim.cli.common import _RUN_HELP, _check_outputs, _populations, _run_precision, _run_specs, _summary, app, load_rules
 
 
@@ -49,6 +49,8 @@ def simulate(
         if len(pops) > 1:
             raise ValueError("--precision runs one population: give --players once")
         targets = prec.parse_targets(precision, r.game)
+        # the spec below carries the cap as its hands: checked first, so a refusal names --max-hands
+        check_sizes(max_hands, session_hands, "--max-hands")
         spec = runner.make_spec(r, players=pops[0][1], hands=max_hands, session_hands=session_hands, seed=seed,
                                 chunk=chunk)
         result = _run_precision(spec, out, targets, max_hands, lambda step: _run_specs(

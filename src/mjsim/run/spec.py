@@ -111,17 +111,28 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(player_options.canonical(n) for n in names)
 
 
-def _not_whole_sessions(hands: int, session_hands: int) -> str:
+def _not_whole_sessions(hands: int, session_hands: int, option: str = "--hands") -> str:
     """The refusal of a run that would end inside a session, with the nearest counts that work.
     (Refused, not shortened: a shorter last session would make the dataset of --hands N differ
     from the first N hands of a longer run, which resume and --precision rely on.)"""
     below = hands // session_hands * session_hands
-    options = [f"--hands {n:,}" for n in (below, below + session_hands) if 0 < n <= MAX_HANDS]
+    options = [f"{option} {n:,}" for n in (below, below + session_hands) if 0 < n <= MAX_HANDS]
     lengths = [k for k in range(min(hands, MAX_SESSION_HANDS), 0, -1) if hands % k == 0]
     nearest = min(lengths, key=lambda k: (abs(k - session_hands), -k))
     options.append(f"--session-hands {nearest}")
-    return (f"--hands {hands:,} is not a whole number of {session_hands}-hand sessions (--session-hands "
+    return (f"{option} {hands:,} is not a whole number of {session_hands}-hand sessions (--session-hands "
             f"{session_hands}); the nearest that work: {' or '.join(options)}")
+
+
+def check_sizes(hands: int, session_hands: int, option: str = "--hands") -> tuple[int, int]:
+    """(hands, session_hands) as a run takes them: positive and the hands in whole sessions.
+    `option` is the flag the user gave the hands with (--precision's cap is --max-hands), so
+    the refusal names what they typed."""
+    hands = _positive_int(f"{option} (number of hands)", hands, maximum=MAX_HANDS)
+    session_hands = _positive_int("--session-hands", session_hands, maximum=MAX_SESSION_HANDS)
+    if hands % session_hands:
+        raise ValueError(_not_whole_sessions(hands, session_hands, option))
+    return hands, session_hands
 
 
 def check_chunk(chunk: int, session_hands: int) -> int:
@@ -139,11 +150,8 @@ def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HAN
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules, got {type(rules).__name__}")
     players = parse_players(players)
-    hands = _positive_int("--hands (number of hands)", hands, maximum=MAX_HANDS)
-    session_hands = _positive_int("--session-hands", session_hands, maximum=MAX_SESSION_HANDS)
+    hands, session_hands = check_sizes(hands, session_hands)
     seed = _positive_int("--seed", seed, minimum=0, maximum=MAX_SEED)
-    if hands % session_hands:
-        raise ValueError(_not_whole_sessions(hands, session_hands))
     if chunk is None:
         # the default chunk is a whole number of sessions, and never more than the run
         chunk = min(hands, max(session_hands, DEFAULT_CHUNK // session_hands * session_hands))
