@@ -132,3 +132,29 @@ def test_a_bad_max_hands_is_named_as_given(fake, tmp_path, capsys, max_hands, me
                        "--workers", "1", "--no-progress", "--out", tmp_path / "x")
     assert code == 2 and one_line(err) == message
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("game_name", ["wanzai", "anhua"])
+def test_every_win_kind_a_game_plays_is_a_measure(game_name):
+    """The summary's win kinds table lists the kinds found in the wins; --precision (and
+    balance's targets) once knew only the listed ones, so Wanzai's 槓上花 row could not be
+    asked for."""
+    from mjsim.analysis import measures
+    from mjsim.play import game
+    from mjsim.run import balance
+
+    _, wins = game.simulate_chunk(mjsim.Rules.load(game_name), ("greedy",) * 4, seed=7, start=0, count=1500)
+    played = {game.WIN_KINDS[k] for k in wins["win_kind"]}
+    assert "gangshanghua" in played            # the kind the list lacked is in these hands
+    assert played <= set(measures.GAME_WIN_KINDS[game_name])
+    names = precision.measure_names(game_name)
+    targets = balance.known_measures(game_name)
+    for kind in played:
+        assert names[kind] == ("win kind", kind) and ("win kind", kind) in targets
+
+
+def test_precision_on_gangshanghua_in_wanzai(fake, tmp_path, capsys):
+    code, _, err = cli(capsys, "simulate", "--precision", "gangshanghua=0.5", "--max-hands", "1600", "--chunk",
+                       "800", "--workers", "1", "--no-progress", "--out", tmp_path / "g")
+    assert code == 0, err
+    assert "800 hands: gangshanghua ±" in err and "precision reached" in err

@@ -41,8 +41,10 @@ GAME_PROPERTIES = {
     "wanzai": _WANZAI_PATTERNS[:9] + ("qingyise",),
     "anhua": ("qingyise", "xiaoqidui", *WILD_CATEGORIES, "gangshanghua", "qiangganghu", "gangshangpao"),
 }
+#: every kind a game's wins can have (the summary, --precision and balance's targets read this
+#: list): Wanzai's kong replacement draw wins 槓上花; it has no 補章 (槓上炮) and no special start
 GAME_WIN_KINDS = {
-    "wanzai": ("self_draw", "discard", "rob_kong"),
+    "wanzai": ("self_draw", "discard", "rob_kong", "gangshanghua"),
     "anhua": ("self_draw", "discard", "rob_kong", "gangshanghua", "gangshangpao", "instant"),
 }
 
