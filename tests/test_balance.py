@@ -281,6 +281,60 @@ def test_a_rerun_made_otherwise_is_refused_not_read_from_the_cache(capsys, tmp_p
     assert sorted(p.name for p in out.rglob("*.parquet")) == before
 
 
+def _qxd(out, *sizes):
+    """A Wanzai search with progress on (the default), as a user runs it."""
+    return ["balance", "--vary", "values.qixiaodui=1..60", "--target", "pattern money:qixiaodui=0.06",
+            "--players", "greedy", "-w", "1", "--out", out, *sizes]
+
+
+def test_a_rerun_with_another_chunk_is_one_line_in_balance_terms(capsys, tmp_path, monkeypatch):
+    """Another --chunk: one line naming it with the user's numbers, not a blank line (the
+    progress display closing off a terminal) and not '--hands 1600 (now 400)', the search's
+    own step sizes; another --hands with the same --chunk resumes."""
+    monkeypatch.setattr(runner, "SIMULATOR", "fake_game:simulate_chunk")
+    out = tmp_path / "b"
+    code, _, err = cli(capsys, *_qxd(out, "--hands", "1600", "--chunk", "800"))
+    assert code == 0 and "\n\n" not in "\n" + err, err
+    before = sorted(p.name for p in out.rglob("*.parquet"))
+    code, _, err = cli(capsys, *_qxd(out, "--hands", "1600", "--chunk", "400"))
+    assert code == 2
+    assert one_line(err) == (f"error: {out} already holds variant values.qixiaodui=1 made with --chunk 800 (now "
+                             f"400): rerun with those settings to resume, or choose another --out")
+    assert sorted(p.name for p in out.rglob("*.parquet")) == before
+    code, _, err = cli(capsys, *_qxd(out, "--hands", "3200", "--chunk", "800"))
+    assert code == 0, err
+
+
+def test_another_hands_without_chunk_names_the_chunk_it_gave(capsys, tmp_path, monkeypatch):
+    """Without --chunk the chunk follows --hands: a rerun with another --hands is refused
+    naming that, and resumes with the first run's chunk."""
+    monkeypatch.setattr(runner, "SIMULATOR", "fake_game:simulate_chunk")
+    out = tmp_path / "b"
+    assert cli(capsys, *_qxd(out, "--hands", "1600"))[0] == 0
+    code, _, err = cli(capsys, *_qxd(out, "--hands", "3200"))
+    assert code == 2
+    assert one_line(err) == (f"error: {out} already holds variant values.qixiaodui=1 made with --chunk 1600 (now "
+                             f"3200, the default for --hands 3200): rerun with --chunk 1600 to resume with this "
+                             f"--hands, or choose another --out")
+    code, _, err = cli(capsys, *_qxd(out, "--hands", "3200", "--chunk", "1600"))
+    assert code == 0, err
+
+
+def test_progress_off_a_terminal_is_plain_lines(capsys):
+    """Off a terminal the search's progress is a plain line (at most every 10 s), never a
+    rich bar, which left an empty line behind when it stopped."""
+    from mjsim.cli.balance import _progress_lines
+
+    say = _progress_lines(every=0)
+    say("values.qixiaodui=1", 800, 0)
+    say("values.qixiaodui=60", 800, 800)
+    assert capsys.readouterr().err == ("candidate 1: values.qixiaodui=1, 800 hands (0 played so far)\n"
+                                       "candidate 2: values.qixiaodui=60, 800 hands (800 played so far)\n")
+    quiet = _progress_lines()
+    quiet("values.qixiaodui=1", 800, 0)          # within the first 10 s: nothing yet
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize("state", ["[]", '{"multipliers.qingyise=90": 5}', '{"x": {"1600": [1, 2]}}',
                                    "not json"])
 def test_a_malformed_state_file_is_rebuilt_from_the_data(capsys, tmp_path, state):

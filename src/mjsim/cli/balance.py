@@ -119,6 +119,11 @@ def _balance_bar(enabled: bool):
     if not enabled:
         yield None
         return
+    if not err.is_terminal:
+        # a rich bar off a terminal shows nothing meanwhile and leaves an empty line when it
+        # stops (before the answer, or before a refusal's one line): plain lines instead
+        yield _progress_lines()
+        return
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     state: dict = {"n": 0}
@@ -138,3 +143,23 @@ def _balance_bar(enabled: bool):
     finally:
         if state.get("bar"):
             state["bar"].stop()
+
+
+def _progress_lines(every: float | None = None):
+    """progress(label, step hands, played) off a terminal: a line when a step starts at
+    least `every` seconds (the runner's PROGRESS_EVERY) after the last line, as simulate
+    prints a line every 10 s."""
+    import time
+
+    from mjsim.run import runner
+
+    every = runner.PROGRESS_EVERY if every is None else every
+    state = {"n": 0, "last": time.monotonic()}
+
+    def say(label: str, step_hands: int, played: int) -> None:
+        state["n"] += 1
+        if time.monotonic() - state["last"] >= every:
+            state["last"] = time.monotonic()
+            err.print(f"candidate {state['n']}: {label}, {step_hands:,} hands ({played:,} played so far)",
+                      highlight=False, markup=False)
+    return say

@@ -64,8 +64,7 @@ def check_manifest(out: Path, specs: Sequence[RunSpec], allow_version_mix: bool 
         old = known.get(spec.variant)
         if old is None:
             continue
-        new = spec.manifest_entry()
-        diffs = [f"{_FLAG[k]} {_show(old.get(k))} (now {_show(new[k])})" for k in _SHAPING if old.get(k) != new[k]]
+        diffs = shaping_diffs(old, spec.manifest_entry())
         if diffs:
             raise ValueError(
                 f"{out} already holds variant {spec.variant} made with {'; '.join(diffs)}: "
@@ -73,6 +72,11 @@ def check_manifest(out: Path, specs: Sequence[RunSpec], allow_version_mix: bool 
             )
         if not allow_version_mix and old.get("mjsim_version", __version__) != __version__:
             raise ValueError(_version_mix_message(out, spec.variant, old.get("mjsim_version"), __version__))
+
+
+def shaping_diffs(old: dict, new: dict, fields: Sequence[str] = _SHAPING) -> list[str]:
+    """'--seed 5 (now 6)' for each of `fields` on which a recorded entry and a new one differ."""
+    return [f"{_FLAG[k]} {_show(old.get(k))} (now {_show(new[k])})" for k in fields if old.get(k) != new[k]]
 
 
 def _version_mix_message(out, variant: str, old: str | None, new: str) -> str:

@@ -163,13 +163,14 @@ def balance(base, varies: Sequence[Vary], targets: Sequence[Target], *, players=
         raise ValueError("balance needs at least one --vary KEY=LO..HI")
     if len({v.name for v in varies}) != len(varies):
         raise ValueError("--vary: a key is given twice")
+    chunk_from_hands = hands if chunk is None else None     # named in a refusal of another chunk
     chunk, start, cap = hands_plan(hands, session_hands, chunk)
     if run_step is None:
         def run_step(spec):
             return runner.run(spec, out, progress=False, **run_options)
     ev = SimulationEvaluator(base, varies, targets, players=players, out=Path(out), seed=seed,
                              session_hands=session_hands, chunk=chunk, run_step=run_step,
-                             label_suffix=label_suffix, progress=progress)
+                             label_suffix=label_suffix, progress=progress, chunk_from_hands=chunk_from_hands)
     if len(varies) == 1 and len(targets) == 1 and varies[0].kind != "choice":
         lo, hi = varies[0].positions
         preferred = _position_of(varies[0], base)

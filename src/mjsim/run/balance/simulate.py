@@ -53,13 +53,14 @@ class SimulationEvaluator:
 
     def __init__(self, base, varies: Sequence[Vary], targets: Sequence[Target], *, players, out: Path,
                  seed: int, session_hands: int, chunk: int, run_step: Callable, label_suffix: str = "",
-                 progress: Callable | None = None):
+                 progress: Callable | None = None, chunk_from_hands: int | None = None):
         from mjsim.run import runner
 
         self.base, self.varies, self.targets = base, list(varies), list(targets)
         self.players = runner.parse_players(players)
         self.out, self.seed, self.session_hands, self.chunk = Path(out), seed, session_hands, chunk
         self.run_step, self.suffix, self.progress = run_step, label_suffix, progress
+        self.chunk_from_hands = chunk_from_hands      # --hands, when the chunk is its default
         self.hands_played = 0
         self.labels: dict[tuple, str] = {}
 
@@ -86,6 +87,7 @@ class SimulationEvaluator:
         known = _cached(_read_state(self.out), spec.variant, hands, made_with)
         if all(_tkey(t) in known for t in self.targets):
             return [tuple(known[_tkey(t)]) for t in self.targets]
+        _refuse_made_otherwise(self.out, spec, self.chunk_from_hands)
         recorded = precision._recorded_hands(self.out, spec)
         if recorded is not None and recorded > hands:
             spec = self.spec(pos, recorded)      # grown past this step by an earlier run
@@ -123,6 +125,33 @@ def _made_with(spec) -> dict:
 
     entry = spec.manifest_entry()
     return {k: entry[k] for k in SHAPING_BUT_HANDS}
+
+
+def _refuse_made_otherwise(out: Path, spec, chunk_from_hands: int | None) -> None:
+    """Refuse, in balance's terms, a candidate in `out` made otherwise (rules, seed, players,
+    session length, chunk). The runner would refuse it too, but would also name as --hands
+    the step sizes the search picks, which the user never typed; another --hands with the
+    same chunk is no obstacle (a candidate's hands grow, or its first ones are read)."""
+    from mjsim.dataset.manifest import SHAPING_BUT_HANDS, shaping_diffs
+    from mjsim.run import runner
+
+    if not (out / "manifest.json").exists():
+        return
+    old = runner.read_manifest(out)["variants"].get(spec.variant)
+    if old is None:
+        return
+    diffs = shaping_diffs(old, spec.manifest_entry(), SHAPING_BUT_HANDS)
+    if not diffs:
+        return
+    todo = "rerun with those settings to resume"
+    if chunk_from_hands is not None and old.get("chunk") != spec.chunk:
+        # the user gave no --chunk: the new one came from --hands, which is what they changed
+        diffs = [d[:-1] + f", the default for --hands {chunk_from_hands})" if d.startswith("--chunk ") else d
+                 for d in diffs]
+        if len(diffs) == 1:
+            todo = f"rerun with --chunk {old.get('chunk')} to resume with this --hands"
+    raise ValueError(f"{out} already holds variant {spec.variant} made with {'; '.join(diffs)}: {todo}, "
+                     f"or choose another --out")
 
 
 def _cached(state: dict, variant: str, hands: int, made_with: dict) -> dict:
