@@ -413,7 +413,8 @@ def test_refusals_are_one_line_and_exit_2(capsys, tmp_path, args, message):
 
 @pytest.mark.parametrize("option, value", [("--chunk", "0"), ("--chunk", "-16"), ("--chunk", "24"),
                                            ("--chunk", "2000000"), ("--session-hands", "0"),
-                                           ("--session-hands", "200000"), ("--hands", "0")])
+                                           ("--session-hands", "200000"), ("--hands", "0"),
+                                           ("--hands", "100")])
 def test_sizes_are_refused_as_simulate_refuses_them(capsys, tmp_path, option, value):
     sizes = {"--hands": "1600", "--session-hands": "16", option: value}
     sizes = [x for kv in sizes.items() for x in kv]
@@ -515,3 +516,16 @@ def test_an_inequality_not_met_at_the_end_of_the_range_is_undecided():
     r2 = bal.search_1d(noisy_share(sd=0.01), t2, 1, 200, start=1_000, cap=2_000, chunk=1_000, preferred=2)
     line = summary_line(bal.Balance(("greedy",) * 4, [v], [t2], r2, SimpleNamespace(base=ANHUA)))
     assert "(every value of multipliers.qingyise 1..200 meets the target)" in line and "told apart" not in line
+
+
+def test_no_interval_at_the_end_of_the_range_is_said_so():
+    """Too few hands leave the interval's ends NaN (a share with no win of the pattern): the
+    answer is undecided and the line says there is no interval yet, not that one contains
+    the target."""
+    def f(pos, n):
+        return [(0.0, math.nan, math.nan)]
+
+    r = bal.search_1d(f, _target(0.06, "=", "qixiaodui", "pattern money"), 1, 60, start=96, cap=96, chunk=96)
+    assert r.status == "undecided" and r.best == (1,)
+    assert "1 gives 0 with no 95% interval yet (96 hands are too few)" in r.message
+    assert "more --hands may decide it" in r.message and "interval contains" not in r.message

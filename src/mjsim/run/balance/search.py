@@ -63,6 +63,11 @@ def _side(e: Estimate, t: float) -> int:
     return -1 if hi < t else (1 if lo > t else 0)
 
 
+def _has_interval(e: Estimate) -> bool:
+    """An interval to judge by (too few hands leave its ends NaN, which _side reads as 0)."""
+    return math.isfinite(e[1]) and math.isfinite(e[2])
+
+
 def _next_hands(hands: int, chunk: int, cap: int) -> int:
     return min(cap, max(hands + chunk, hands * GROWTH // chunk * chunk))
 
@@ -133,6 +138,12 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
         if _side(closest.est[0], t) != 0:
             status = "unreachable"
             msg = f"no value in {show(lo)}..{show(hi)} meets {target.label}: the closest is {show(closest.pos[0])} with {est:.6g}"
+        elif not _has_interval(closest.est[0]):
+            # too few hands for an interval (e.g. no win of the pattern): nothing is ruled out
+            status = "undecided"
+            msg = (f"the target is at the end of the range: {show(closest.pos[0])} gives {est:.6g} with no 95% "
+                   f"interval yet ({n:,} hands are too few), so {target.label} is neither met nor ruled out; "
+                   f"more --hands may decide it")
         else:
             # at the end of the range and within noise of the target: an inequality whose
             # estimate is on the wrong side is not met, though not told apart from it either

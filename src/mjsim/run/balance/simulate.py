@@ -20,11 +20,11 @@ def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None) -> 
     least FIRST_HANDS, at most the runner's default chunk), and the cap is max_hands in
     whole chunks."""
     from mjsim.run import runner
-    from mjsim.run.spec import check_chunk
+    from mjsim.run.spec import check_chunk, check_sizes
 
-    # the sizes checked as simulate checks them (the same messages)
-    max_hands = runner._positive_int("--hands (number of hands)", max_hands, maximum=runner.MAX_HANDS)
-    session_hands = runner._positive_int("--session-hands", session_hands, maximum=runner.MAX_SESSION_HANDS)
+    # the sizes checked as simulate checks them (the same messages): a --hands that ends
+    # inside a session is refused with the nearest that work, not silently cut
+    max_hands, session_hands = check_sizes(max_hands, session_hands)
     if chunk is None:
         # a first step of a few thousand hands at least: fewer say little about a pattern's share
         want = min(runner.DEFAULT_CHUNK, max(session_hands, max_hands // 64, min(max_hands, FIRST_HANDS)))
