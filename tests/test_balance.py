@@ -529,3 +529,23 @@ def test_no_interval_at_the_end_of_the_range_is_said_so():
     assert r.status == "undecided" and r.best == (1,)
     assert "1 gives 0 with no 95% interval yet (96 hands are too few)" in r.message
     assert "more --hands may decide it" in r.message and "interval contains" not in r.message
+
+
+def test_the_first_step_is_as_the_help_and_the_guide_say(capsys):
+    """The first step is one chunk: --chunk, else --hands/64, at least 4,000 (all of --hands
+    if fewer), at most 20,000; the guide once gave the default as every first step and the
+    help left out the 4,000."""
+    from pathlib import Path
+
+    assert bal.hands_plan(400_000, 16, 800)[1] == 800                  # --chunk given: one chunk
+    assert bal.hands_plan(64_000, 16)[1] == 4_000                      # /64 is 1,000: at least 4,000
+    assert bal.hands_plan(1_600, 16)[1] == 1_600                       # all of --hands if fewer
+    assert bal.hands_plan(6_400_000, 16)[1] == 20_000                  # /64 is 100,000: at most 20,000
+    assert bal.hands_plan(512_000, 16)[1] == 8_000                     # /64 exactly
+    code, out, _ = cli(capsys, "balance", "--help")
+    help_text = " ".join(out.replace("│", " ").split())
+    guide = " ".join((Path(__file__).resolve().parents[1] / "docs" / "guide" / "balance.md").read_text().split())
+    assert code == 0
+    assert ("first step is one chunk" in help_text and "--hands/64, at least 4,000 (all of --hands if fewer), "
+            "at most 20,000" in help_text)
+    assert "step: one chunk, `--chunk` hands, by default `--hands`/64, at least 4,000, at most 20,000" in guide

@@ -28,11 +28,16 @@ def balance_cmd(
         _RUN_HELP["players"] + " Given more than once: one search per population, the answers side by side. "
         "Default ev, whose play follows values and multipliers; greedy's play never reads them, so under "
         "greedy only the payments move (a share of money still responds, a pattern's frequency does not).")),
-    hands: int = typer.Option(400_000, "--hands", "-n", help="The most hands any candidate is played for."),
+    hands: int = typer.Option(400_000, "--hands", "-n", help=(
+        "The most hands any candidate is played for, in whole sessions.")),
     session_hands: int = typer.Option(16, "--session-hands", help=_RUN_HELP["session"]),
     seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"] + " The same for every candidate (same walls)."),
     workers: int = typer.Option(0, "--workers", "-w", help=_RUN_HELP["workers"]),
-    chunk: Optional[int] = typer.Option(None, "--chunk", help="Hands per chunk, the step of the search's growth (default: --hands/64, at most 20,000)."),
+    chunk: Optional[int] = typer.Option(None, "--chunk", help=(
+        "Hands per chunk: a candidate's first step is one chunk, and its hands grow in whole chunks up to "
+        "--hands (rounded down to whole chunks). Default: --hands/64, at least 4,000 (all of --hands if fewer), "
+        "at most 20,000, in whole sessions; a size from half that up to 20,000 that divides --hands is "
+        "preferred, the nearest.")),
     trials: int = typer.Option(40, "--trials", help="Several --vary or --target: candidates Optuna plays."),
     out: str = typer.Option("mjsim-balance", "--out", "-o", help="Output directory, one partition per candidate (rerun to resume)."),
     backend: str = typer.Option("local", "--backend", help=_RUN_HELP["backend"]),

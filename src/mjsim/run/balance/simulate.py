@@ -16,9 +16,10 @@ from mjsim.run.balance.search import Estimate
 
 
 def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None) -> tuple[int, int, int]:
-    """(chunk, start hands, cap): the first step is one chunk of about max_hands / 64 (at
-    least FIRST_HANDS, at most the runner's default chunk), and the cap is max_hands in
-    whole chunks."""
+    """(chunk, start hands, cap): the first step is one chunk, `chunk` or by default about
+    max_hands / 64 (at least FIRST_HANDS or all of max_hands, at most the runner's default
+    chunk), and the cap is max_hands in whole chunks. docs/guide/balance.md and --chunk's
+    help say this: change them with it."""
     from mjsim.run import runner
     from mjsim.run.spec import check_chunk, check_sizes
 
