@@ -103,8 +103,14 @@ def test_the_readme_meld_example_shows_its_melds(capsys):
     ("ATTACH '{outside}/x.db' AS x", "not ATTACH"),
     ("EXPORT DATABASE '{outside}/db'", "not EXPORT"),
     ("CREATE TABLE t AS SELECT 1", "not CREATE"),
-    ("INSTALL httpfs", "not LOAD"),        # DuckDB parses INSTALL as a LOAD statement
-    ("LOAD json", "not LOAD"),
+    ("INSTALL httpfs", "not INSTALL ("),   # DuckDB parses INSTALL as a LOAD statement: named as typed
+    ("/* a comment */ force  install httpfs", "not FORCE INSTALL ("),
+    ("LOAD json", "not LOAD ("),
+    ("UPDATE EXTENSIONS", "not UPDATE ("),  # a statement type duckdb's Python enum lacks
+    ("USE memory", "not USE ("),            # DuckDB: SET
+    ("IMPORT DATABASE '{outside}'", "not IMPORT ("),   # DuckDB: PRAGMA
+    ("CHECKPOINT", "not CHECKPOINT ("),     # DuckDB: CALL
+    ("SELECT * FROM (PIVOT hands ON dealer)", "PIVOT ... ON column IN (value, ...)"),   # DuckDB: MULTI
     ("SET enable_external_access = true", "not SET"),
     ("PRAGMA version", "not PRAGMA"),
     ("SELECT 1; COPY (SELECT 1) TO '{outside}/x.csv'", "exactly one SELECT statement, got 2"),
@@ -143,6 +149,34 @@ def test_query_limit(dataset, capsys):
     assert code == 2 and "--limit must be 0 or more, got -1" in one_line(err)
     code, out, err = cli(capsys, "query", dataset, "SELECT hand_index FROM hands", "--limit", "0")
     assert code == 0 and "1,600 more rows not shown" in err
+    code, out, err = cli(capsys, "query", dataset, "SELECT hand_index FROM hands LIMIT 1", "--limit", "0")
+    assert code == 0 and one_line(err) == "1 more row not shown (--limit, or --csv for all)"
+
+
+def test_query_json_is_strict(dataset, capsys):
+    """NaN and infinities are null, however nested (strict JSON parsers reject NaN)."""
+    import json
+
+    def refuse(constant):
+        raise ValueError(f"{constant} in the JSON")
+
+    sql = ("SELECT 'nan'::DOUBLE AS x, 'inf'::DOUBLE AS y, '-inf'::FLOAT AS z, "
+           "[1.5, 'nan'::DOUBLE] AS l, {'a': 'inf'::DOUBLE} AS s")
+    code, out, err = cli(capsys, "query", dataset, sql, "--json")
+    assert code == 0, err
+    assert json.loads(out, parse_constant=refuse) == [{"x": None, "y": None, "z": None, "l": [1.5, None],
+                                                       "s": {"a": None}}]
+
+
+def test_query_json_refuses_two_columns_of_one_name(dataset, capsys):
+    code, out, err = cli(capsys, "query", dataset, "SELECT 1 AS a, 2 AS a", "--json")
+    assert code == 2 and out == ""
+    assert "two columns are named 'a'" in one_line(err) and "AS a_2" in err
+    # CSV and the table keep both columns, by position
+    code, out, _ = cli(capsys, "query", dataset, "SELECT 1 AS a, 2 AS a", "--csv")
+    assert code == 0 and out == "a,a\n1,2\n"
+    code, out, _ = cli(capsys, "query", dataset, "SELECT 1 AS a, 2 AS a")
+    assert code == 0 and "│ 1 │ 2 │" in out
 
 
 def _readme_queries() -> list[str]:

@@ -420,6 +420,38 @@ def connect(root: str | Path, memory_limit: str | None = None):
 _READ_ONLY = ("SELECT",)
 
 
+#: SQL comments and blank space before a statement's first keyword
+_LEADING_NOISE = r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*"
+
+
+def _statement_words(text: str) -> str:
+    """The keyword a statement starts with, as typed (upper case): DuckDB's statement type
+    mislabels some (INSTALL and LOAD are both LOAD, USE is SET, IMPORT DATABASE is PRAGMA),
+    and the user should read back the word they wrote."""
+    import re
+
+    found = re.match(_LEADING_NOISE + r"([A-Za-z_]+)(?:\s+([A-Za-z_]+))?", text, re.S)
+    if not found:
+        return "this statement"
+    first, second = found.group(1).upper(), (found.group(2) or "").upper()
+    return f"{first} {second}" if first == "FORCE" and second else first
+
+
+def _check_read_only(statement) -> None:
+    """A ValueError unless `statement` only reads, naming what it is instead."""
+    try:
+        kind = statement.type.name
+    except ValueError:      # a type the duckdb module's enum lacks (UPDATE EXTENSIONS in 2.0)
+        kind = None
+    if kind in _READ_ONLY:
+        return
+    if kind == "MULTI":     # DuckDB's PIVOT without an IN list first creates an ENUM type
+        raise ValueError("query: this PIVOT would first create a type, which a read-only query cannot: "
+                         "list the values it pivots on, PIVOT ... ON column IN (value, ...)")
+    raise ValueError(f"query: only a read-only SELECT is allowed, not {_statement_words(statement.query)} "
+                     f"(queries cannot write, attach, install or load extensions, or change settings)")
+
+
 def query(root: str | Path, sql: str) -> tuple[list[str], list[tuple]]:
     """Run one read-only SQL statement over the views `hands`, `wins` and `payments`; (column names, rows).
 
@@ -438,10 +470,7 @@ def query(root: str | Path, sql: str) -> tuple[list[str], list[tuple]]:
         raise ValueError(f"query failed: {' '.join(str(e).split())}") from None
     if len(statements) != 1:
         raise ValueError(f"query: give exactly one SELECT statement, got {len(statements)}")
-    kind = statements[0].type.name
-    if kind not in _READ_ONLY:
-        raise ValueError(f"query: only a read-only SELECT is allowed, not {kind} "
-                         f"(queries cannot write, attach, load or change settings)")
+    _check_read_only(statements[0])
     try:
         rel = con.sql(statements[0].query)
         if rel is None:    # a statement without a result

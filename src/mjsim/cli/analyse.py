@@ -170,21 +170,41 @@ def query(
         raise ValueError("--csv and --json: choose one")
     columns, rows = stats.query(directory, sql)
     if json_rows:
-        _print_json([dict(zip(map(str, columns), row)) for row in rows])
-        return
-    if csv:
-        import csv as csv_module
+        _print_query_json(columns, rows)
+    elif csv:
+        _print_query_csv(columns, rows)
+    else:
+        _print_query_table(columns, rows, limit)
 
-        writer = csv_module.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
-        return
 
+def _print_query_json(columns: list[str], rows: list[tuple]) -> None:
+    """Every row as a JSON record: a record keeps one value per name, so two columns of one
+    name are refused rather than one of them silently dropped (CSV and the table keep both)."""
+    seen: set[str] = set()
+    for name in map(str, columns):
+        if name in seen:
+            raise ValueError(f"--json: two columns are named {name!r} and a JSON record keeps only one: "
+                             f"give them different names with AS (e.g. ... AS {name}_2), or use --csv")
+        seen.add(name)
+    _print_json([dict(zip(map(str, columns), row)) for row in rows])
+
+
+def _print_query_csv(columns: list[str], rows: list[tuple]) -> None:
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+
+
+def _print_query_table(columns: list[str], rows: list[tuple], limit: int) -> None:
     table = Table()
     for c in columns:
         table.add_column(escape(str(c)))
     for row in rows[:limit]:
         table.add_row(*("NULL" if v is None else escape(str(v)) for v in row))
     console.print(table)
-    if len(rows) > limit:
-        err.print(f"{len(rows) - limit:,} more rows not shown (--limit, or --csv for all)", highlight=False, markup=False)
+    hidden = len(rows) - limit
+    if hidden > 0:
+        err.print(f"{hidden:,} more {'row' if hidden == 1 else 'rows'} not shown (--limit, or --csv for all)",
+                  highlight=False, markup=False)

@@ -86,10 +86,21 @@ def parse_meld_option(text: str) -> list[tuple[str, str]]:
 
 
 def _print_json(value) -> None:
-    """JSON on stdout, whole (never through rich: no wrapping, no markup)."""
+    """JSON on stdout, whole (never through rich: no wrapping, no markup), and strict: NaN
+    and infinities are null, as in report and arena JSON (strict parsers reject NaN)."""
     import json
 
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=1, default=str) + "\n")
+    sys.stdout.write(json.dumps(_null_if_not_finite(value), ensure_ascii=False, indent=1, default=str,
+                                allow_nan=False) + "\n")
+
+
+def _null_if_not_finite(value):
+    """`value` with every NaN or infinite float, however deeply nested, replaced by None."""
+    if isinstance(value, dict):
+        return {k: _null_if_not_finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_null_if_not_finite(v) for v in value]
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _tiles(kinds, chinese: bool) -> str:
