@@ -129,3 +129,29 @@ def test_hand_without_the_anhua_indicator_names_the_option(capsys):
     code, _, err = cli(capsys, "hand", "--rules", "anhua", "22335566778899m")
     assert code == 2
     assert one_line(err) == "error: anhua needs the turned-up wild indicator tile: give it as --wild, e.g. --wild 3s"
+
+
+@pytest.mark.parametrize("argv, line", [
+    (("--wild", "1p"), "wanzai has no wilds: leave out --wild"),
+    (("--context", ""), "--context must be one of gangshanghua, qiangganghu, gangshangpao, got ''"),
+    (("--context", "gangshanghua", "--discard"),
+     "--context gangshanghua is a win on one's own draw after a kong: leave out --discard"),
+    (("--context", "qiangganghu"), "--context qiangganghu is a win on another player's tile: add --discard"),
+    (("--win-tile", "9z"), "--win-tile: honor 'z' rank 9 at position 0 of '9z' is not 1..7"),
+    (("--rules", "anhua", "--wild", "9z"), "--wild: honor 'z' rank 9 at position 0 of '9z' is not 1..7"),
+    (("--rules", "anhua", "--wild", "1z"), "--wild: the wild indicator must be a suited tile, got 1z"),
+    (("--melds", "pung:111m"), "hand has 14 concealed tiles; with 1 meld it must have 10 or 11"),
+])
+def test_hand_errors_name_the_option_typed(capsys, argv, line):
+    """Not the Python API's keywords (wild=, context=, self_draw=)."""
+    from cli_helpers import cli, one_line
+
+    code, _, err = cli(capsys, "hand", "123456789m123p11s", *argv)
+    assert code == 2 and one_line(err) == f"error: {line}"
+
+
+def test_hand_too_many_copies_reads_as_english(capsys):
+    from cli_helpers import cli, one_line
+
+    code, _, err = cli(capsys, "hand", "1111111111m", "--melds", "pung:111m")
+    assert code == 2 and one_line(err) == "error: the hand with its melds holds 13 copies of 1m; only 4 exist"

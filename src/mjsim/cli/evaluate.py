@@ -10,7 +10,7 @@ from rich.table import Table
 from mjsim.play import engine
 from mjsim.vocab import label
 from mjsim.rulesets.rules import Rules
-from mjsim.tiles import parse_tiles
+from mjsim.tiles import TileError, parse_tile, parse_tiles
 from mjsim.cli.common import _print_json, _tiles, app, console, load_rules, parse_meld_option
 
 
@@ -32,7 +32,9 @@ def hand(
     r = load_rules(rules, settings)
     meld_list = parse_meld_option(melds)
     kinds = parse_tiles(tiles)
-    facts = _hand_facts(r, kinds, meld_list, discard, win_tile, wild, context, chinese)
+    win_kind, wild_kind = _option_tile("--win-tile", win_tile), _wild_option(r, wild)
+    _check_context(context, discard)
+    facts = _hand_facts(r, kinds, meld_list, discard, win_kind, wild_kind, context, chinese)
     if json_out:
         _print_json(facts)
         return
@@ -54,11 +56,48 @@ def hand(
     console.print(table)
 
 
+# The options are checked here, before the engine, whose messages name its own keywords
+# (wild=, context=, self_draw=): a user of the command should read the option they typed.
+
+def _option_tile(option: str, text: Optional[str]) -> Optional[int]:
+    """A one-tile option as a tile kind (None if not given); a bad tile names the option."""
+    if text is None:
+        return None
+    try:
+        return parse_tile(text)
+    except TileError as e:
+        raise TileError(f"{option}: {e}") from None
+
+
+def _wild_option(r: Rules, wild: Optional[str]) -> Optional[int]:
+    """--wild as a tile kind: required by a game with wilds, refused by one without."""
+    if not r.traits.wilds:
+        if wild is not None:
+            raise ValueError(f"{r.game} has no wilds: leave out --wild")
+        return None
+    if wild is None:
+        raise ValueError(f"{r.game} needs the turned-up wild indicator tile: give it as --wild, e.g. --wild 3s")
+    kind = _option_tile("--wild", wild)
+    try:
+        return engine._indicator(r, kind)
+    except TileError as e:      # an honor
+        raise TileError(f"--wild: {e}") from None
+
+
+def _check_context(context: Optional[str], discard: bool) -> None:
+    if context is None:
+        return
+    if context not in engine.CONTEXTS:
+        raise ValueError(f"--context must be one of {', '.join(engine.CONTEXTS)}, got {context!r}")
+    if context == "gangshanghua" and discard:
+        raise ValueError("--context gangshanghua is a win on one's own draw after a kong: leave out --discard")
+    if context != "gangshanghua" and not discard:
+        raise ValueError(f"--context {context} is a win on another player's tile: add --discard")
+
+
 def _hand_facts(r: Rules, kinds, meld_list, discard, win_tile, wild, context, chinese) -> dict:
     """What `mjsim hand` shows, as plain values (the table and --json print the same)."""
     n_melds = len(meld_list)
-    if wild is None and r.traits.wilds:     # the engine's own message names its keyword, wild=
-        raise ValueError(f"{r.game} needs the turned-up wild indicator tile: give it as --wild, e.g. --wild 3s")
     facts: dict = {"rules": f"{r.game} ({r.variant})",
                    "hand": _tiles(kinds, chinese) + "".join(f"  [{k} {_tiles(parse_tiles(t), chinese)}]"
                                                              for k, t in meld_list),

@@ -160,11 +160,12 @@ def _prepare(rules: Rules, hand, melds, wild, sizes: tuple[int, ...]):
     expected = [s - 3 * len(ms) for s in sizes]
     if len(kinds) not in expected:
         want = " or ".join(str(e) for e in expected)
-        raise TileError(f"hand has {len(kinds)} concealed tiles; with {len(ms)} melds it must have {want}")
+        raise TileError(f"hand has {len(kinds)} concealed tiles; with {len(ms)} meld{'' if len(ms) == 1 else 's'} "
+                        f"it must have {want}")
     counts = to_counts(kinds)
     info = meld_info(ms)
     held = [c + m for c, m in zip(counts, info[4])]
-    check_copies(held, "hand and melds together")
+    check_copies(held, "the hand with its melds")
     if not rules.traits.honors and any(held[27:]):
         raise TileError("Anhua is played with the 108 suited tiles: honors (z) are not allowed")
     if rules.traits.wilds:
