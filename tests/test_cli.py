@@ -155,3 +155,25 @@ def test_hand_too_many_copies_reads_as_english(capsys):
 
     code, _, err = cli(capsys, "hand", "1111111111m", "--melds", "pung:111m")
     assert code == 2 and one_line(err) == "error: the hand with its melds holds 13 copies of 1m; only 4 exist"
+
+
+def test_mjsim_alone_prints_the_help_and_no_empty_error(capsys):
+    code, out, err = run(capsys)
+    assert code == 2
+    assert "Usage:" in out and "simulate" in out and "query" in out
+    assert err == ""
+
+
+@pytest.mark.parametrize("argv, line", [
+    # click's own suggestion counted the shared dashes: --nosuch got "(Possible options: --out)"
+    (("simulate", "--nosuch"), "no such option --nosuch (see "),
+    (("simulate", "--hand", "3"), "no such option --hand: did you mean --hands or --max-hands? (see "),
+    (("query", "--lmit", "3", "d", "SELECT 1"), "no such option --lmit: did you mean --limit? (see "),
+])
+def test_an_unknown_option_is_named_with_only_close_suggestions(capsys, argv, line):
+    from cli_helpers import one_line
+
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    got = one_line(err)
+    assert got.startswith(f"error: {line}") and got.endswith(f" {argv[0]} --help)")

@@ -85,10 +85,7 @@ def _main(argv: list[str] | None) -> int:
             return 2
         # usage errors from typer's bundled click: one line, with where to find the usage
         if hasattr(e, "format_message") and hasattr(e, "exit_code"):
-            ctx = getattr(e, "ctx", None)
-            where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-            error_line(f"{e.format_message()}{where}")
-            return e.exit_code
+            return _usage_error(e)
         if type(e).__name__ == "Abort":
             err.print("aborted")
             return 130
@@ -97,6 +94,33 @@ def _main(argv: list[str] | None) -> int:
             return 2
         raise
     return 0
+
+
+def _usage_error(e) -> int:
+    """A click usage error as one line naming where the usage is; its exit code."""
+    if type(e).__name__ == "NoArgsIsHelpError":
+        # `mjsim` alone: typer's rich formatter has already printed the help (on stdout)
+        # and left the error's message empty; plain click would have it in the message
+        if e.format_message().strip():
+            sys.stdout.write(e.format_message().rstrip() + "\n")
+        return e.exit_code
+    ctx = getattr(e, "ctx", None)
+    where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    message = _no_such_option(e) if type(e).__name__ == "NoSuchOption" else e.format_message()
+    error_line(f"{message}{where}")
+    return e.exit_code
+
+
+def _no_such_option(e) -> str:
+    """click suggests options close to the unknown one counting the leading dashes both
+    share, so --nosuch got '(Possible options: --out)': keep only the suggestions that are
+    close without the dashes (--hand: --hands, --max-hands)."""
+    from difflib import get_close_matches
+
+    typed = e.option_name.lstrip("-")
+    close = [p for p in sorted(e.possibilities or ()) if get_close_matches(typed, [p.lstrip("-")])]
+    hint = f": did you mean {' or '.join(close)}?" if close else ""
+    return f"no such option {e.option_name}{hint}"
 
 
 if __name__ == "__main__":
