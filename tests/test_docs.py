@@ -106,3 +106,29 @@ def test_every_repository_path_the_docs_name_exists():
     missing = sorted({(p.relative_to(ROOT).as_posix(), path) for p in pages
                       for path in pattern.findall(p.read_text(encoding="utf-8")) if not (ROOT / path).exists()})
     assert not missing, missing
+
+
+def test_the_replay_payment_example_is_what_replay_prints(capsys):
+    """python-api.md quotes a payment line of a replay command: the command prints it, whole."""
+    import shlex
+
+    from cli_helpers import cli
+
+    text = (ROOT / "docs" / "guide" / "python-api.md").read_text(encoding="utf-8")
+    command, quoted = re.search(r"```sh\n(mjsim replay [^\n]*fire=[^\n]*)\n```\s*\n"
+                                r"prints, among its events,\s*\n\s*```text\n([^\n]*)\n```", text).groups()
+    code, out, err = cli(capsys, *shlex.split(command)[1:])
+    assert code == 0, err
+    assert quoted in out.splitlines()
+
+
+def test_the_dataset_guide_names_every_metadata_key_of_a_chunk_file(tmp_path):
+    import fake_game
+    import pyarrow.parquet as pq
+
+    root = fake_game.make_dataset(tmp_path / "d", hands=32, chunk=16)
+    text = (ROOT / "docs" / "guide" / "dataset.md").read_text(encoding="utf-8")
+    paragraph = text.split("Every file's metadata holds", 1)[1].split("```python", 1)[0]
+    named = set(re.findall(r"`(mjsim\.\w+|ARROW:schema)`", paragraph))
+    for path in sorted(root.rglob("*.parquet")):
+        assert {k.decode() for k in pq.read_metadata(path).metadata} == named, path
