@@ -177,3 +177,16 @@ def test_an_unknown_option_is_named_with_only_close_suggestions(capsys, argv, li
     assert code == 2
     got = one_line(err)
     assert got.startswith(f"error: {line}") and got.endswith(f" {argv[0]} --help)")
+
+
+def test_replay_chinese_shows_the_final_melds_in_chinese(capsys):
+    """--chinese: "Show tiles with Chinese names"; the final melds' tiles too (were pung:111p)."""
+    import re
+
+    code, out, _ = run(capsys, "replay", "--seed", "7", "--hand", "12", "--session-hands", "1", "--chinese")
+    assert code == 0
+    melds = [m for line in out.splitlines() if "   melds " in line for m in line.split("   melds ")[1].split()]
+    assert "pung:一筒一筒一筒" in melds and "chow:南西北" in melds
+    assert not [m for m in melds if re.search(r"\d[mpsz]", m)]
+    code, out, _ = run(capsys, "replay", "--seed", "7", "--hand", "12", "--session-hands", "1")
+    assert "pung:111p" in out and "chow:234z" in out      # without --chinese, as before

@@ -20,6 +20,12 @@ def _tiles(text: str | None, chinese: bool) -> str:
     return format_tiles(parse_tiles(text), chinese=chinese, sort=False) if chinese else text
 
 
+def _meld(text: str, chinese: bool) -> str:
+    """A record's meld, "pung:111p", with its tiles as --chinese shows every other tile."""
+    kind, _, tiles = text.partition(":")
+    return f"{kind}:{_tiles(tiles, chinese)}"
+
+
 def _event_line(e, chinese: bool) -> str:
     t = _tiles(e.tile, chinese) if e.tile else ""
     who = f"seat {e.seat}" if e.seat is not None else ""
@@ -158,7 +164,7 @@ def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
         lines.append(f"  {i:3d}  {line}")
     lines.append("final hands:")
     for s in range(4):
-        melds = "  ".join(record.melds[s])
+        melds = "  ".join(_meld(m, chinese) for m in record.melds[s])
         lines.append(f"  seat {s}: {_tiles(record.final[s], chinese)}" + (f"   melds {melds}" if melds else ""))
     for w in record.wins:
         # the score before birds; each payment line above shows its own bird factor
