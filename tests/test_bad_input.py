@@ -66,9 +66,14 @@ def test_arena_baseline_takes_one_player(capsys):
     assert "names several players where one is expected" in one_line(err)
 
 
-def test_arena_json_name_must_end_in_json(capsys, tmp_path):
-    code, _, err = cli(capsys, "arena", "random", "--baseline", "greedy", "--deals", 2, "--no-progress",
-                       "--json", tmp_path / "x.csv")
+@pytest.mark.parametrize("command", [
+    ("arena", "random", "--baseline", "greedy", "--deals", 2, "--no-progress"),
+    ("balance", "--vary", "values.qixiaodui=1..60", "--target", "pattern money:qixiaodui=0.06", "--hands", 1600,
+     "--players", "greedy", "--no-progress"),
+])
+def test_json_name_must_end_in_json(capsys, tmp_path, command):
+    extra = ("--out", tmp_path / "b") if command[0] == "balance" else ()
+    code, _, err = cli(capsys, *command, *extra, "--json", tmp_path / "x.csv")
     assert code == 2
     assert "--json writes JSON, so the file name must end with .json" in one_line(err)
     assert not (tmp_path / "x.csv").exists()

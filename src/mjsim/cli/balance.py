@@ -54,7 +54,7 @@ def balance_cmd(
     from mjsim.run import balance as bal
     from mjsim.run import runner
 
-    _check_outputs(("--html", html or Path(out) / "balance.html"), ("--write", write), ("--json", json_out))
+    _check_outputs(("--html", html or Path(out) / "balance.html"), ("--write", write), tables=(None, json_out))
     base = load_rules(rules, settings)
     varies = [bal.parse_vary(v, base) for v in vary]
     targets = bal.parse_targets(target, base.game)
