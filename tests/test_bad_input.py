@@ -125,3 +125,31 @@ def test_a_model_file_that_is_no_file_is_named(capsys, tmp_path, where):
         code, _, err = cli(capsys, *argv)
         assert code == 2
         assert one_line(err) == f"error: player {player!r}: model file '{model}' {problem}"
+
+
+@pytest.mark.parametrize("argv, line", [
+    (("sweep", "--rules", "anhua", "--grid", "birds=0,1", "--set", "birds=2", "--hands", 16, "--no-progress"),
+     "error: --set birds and --grid birds: --grid gives it its values, so --set's would be ignored; "
+     "give the key in one of them"),
+    (("balance", "--vary", "values.qixiaodui=1..60", "--set", "values.qixiaodui=[5,5]", "--target",
+      "pattern money:qixiaodui=0.06", "--hands", 1600, "--no-progress"),
+     "error: --set values.qixiaodui and --vary values.qixiaodui: --vary gives it its values, so --set's would "
+     "be ignored; give the key in one of them"),
+    (("hand", "11m", "--set", "values.pinghu=[2,1]", "--set", "values.pinghu=[3,1]"),
+     "error: --set values.pinghu given twice ([2, 1] and [3, 1]): give it once"),
+])
+def test_a_value_given_twice_is_refused_not_overridden(capsys, tmp_path, argv, line):
+    extra = ("--out", tmp_path / "d") if argv[0] in ("sweep", "balance") else ()
+    code, _, err = cli(capsys, *argv, *extra)
+    assert code == 2
+    assert one_line(err) == line
+    assert not (tmp_path / "d").exists()
+
+
+def test_a_vary_of_one_position_keeps_set_for_the_rest(capsys, tmp_path):
+    """--vary values.pinghu[1] changes the self-draw value only and --set values.pinghu is its
+    base: not refused. (A bad --target, checked next, stops the run before any work.)"""
+    code, _, err = cli(capsys, "balance", "--vary", "values.pinghu[1]=1..3", "--set", "values.pinghu=[3,1]",
+                       "--target", "no such measure=1", "--out", tmp_path / "d", "--no-progress")
+    assert code == 2
+    assert "--vary" not in one_line(err) and "target" in one_line(err)

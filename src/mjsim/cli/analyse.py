@@ -12,7 +12,7 @@ from rich.table import Table
 
 from mjsim.cli.common import (_ADJUST_HELP, _RUN_HELP, _check_adjust, _check_outputs, _comparison, _html_paths,
                               _one_variant, _population_comparisons, _populations, _print_json, _run_specs, _timing_line, _write_tables,
-                              app, console, err, load_rules)
+                              app, console, err, load_rules, refuse_set_with)
 
 
 
@@ -133,6 +133,7 @@ def sweep(
 
     base = load_rules(rules, settings)
     grid_values = runner.parse_grid(grid)
+    refuse_set_with("--grid", [k for k, _ in grid_values], settings)
     several = len(pops) > 1
     groups = [runner.sweep_specs(base, grid_values, population=name if several else "", players=pl, hands=hands,
                                  session_hands=session_hands, seed=seed, chunk=chunk) for name, pl in pops]

@@ -10,7 +10,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from mjsim.cli.common import _RUN_HELP, _check_outputs, _run_specs, app, console, err, load_rules
+from mjsim.cli.common import (_RUN_HELP, _check_outputs, _run_specs, app, console, err, load_rules,
+                              refuse_set_with)
 
 
 
@@ -57,6 +58,8 @@ def balance_cmd(
     _check_outputs(("--html", html or Path(out) / "balance.html"), ("--write", write), tables=(None, json_out))
     base = load_rules(rules, settings)
     varies = [bal.parse_vary(v, base) for v in vary]
+    # a --vary of one position (values.pinghu[1]) keeps the rest of the key as --set gave it
+    refuse_set_with("--vary", [v.key for v in varies if v.index is None], settings)
     targets = bal.parse_targets(target, base.game)
     populations = [runner.parse_players(p) for p in players]
     if len(set(populations)) != len(populations):

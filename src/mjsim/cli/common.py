@@ -70,8 +70,22 @@ def fail(message: str, code: int = 2) -> None:
 def load_rules(name: str, settings: list[str]) -> Rules:
     if not name.strip():
         raise ValueError("--rules is empty: give a shipped rule set (wanzai, anhua) or a TOML file")
-    overrides = dict(parse_override(s) for s in settings)
+    overrides: dict = {}
+    for key, value in map(parse_override, settings):
+        if key in overrides:
+            raise ValueError(f"--set {key} given twice ({overrides[key]!r} and {value!r}): give it once")
+        overrides[key] = value
     return Rules.load(name, **overrides)
+
+
+def refuse_set_with(option: str, keys, settings: list[str]) -> None:
+    """A key in --set and in `option` (--grid, --vary): the other's values would replace
+    --set's without a word, so say it once instead."""
+    set_keys = {parse_override(s)[0] for s in settings}
+    both = [k for k in keys if k in set_keys]
+    if both:
+        raise ValueError(f"--set {both[0]} and {option} {both[0]}: {option} gives it its values, so --set's "
+                         f"would be ignored; give the key in one of them")
 
 
 def parse_meld_option(text: str) -> list[tuple[str, str]]:
