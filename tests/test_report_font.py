@@ -80,3 +80,21 @@ def test_the_plots_use_the_shipped_font():
                                   fallback_to_default=False)
     assert Path(found).resolve() == Path(str(FONT)).resolve()
     assert report.plot_label("qixiaodui") == "qixiaodui 七小對"
+
+
+def test_characters_the_font_lacks_are_named_once_on_the_page_not_warned(tmp_path):
+    """A user's own Chinese (a rules file 規則.toml) beyond the bundled subset: the plots draw
+    boxes, the page says which characters, and matplotlib's warnings stay off stderr."""
+    import warnings
+
+    d = fake_game.make_dataset(tmp_path / "d", hands=800, chunk=800)
+    s = stats.summarize_all(d)[0]
+    s.info["label"] = "[bold]規則[red]"
+    assert not cjk("規則") <= cmap(FONT.read_bytes())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page = report.html_report([s])
+        both = report.html_comparison(s, [s])
+    assert not [w for w in caught if "missing from font" in str(w.message)]
+    note = report.missing_glyphs_note({"規", "則"})
+    assert page.count(note) == 1 and both.count(note) == 1

@@ -8,10 +8,13 @@ are named once, in a legend; see mjsim.stats). Every id is shown with its Chines
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import io
 import json
 import math
+import re
+import warnings
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -561,6 +564,33 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+#: matplotlib's warning for a character no font of the plot has (a user's own Chinese label)
+_MISSING_GLYPH = re.compile(r"Glyph (\d+) .*missing from font")
+
+
+@contextlib.contextmanager
+def _noting_missing_glyphs(page: "_Page"):
+    """Say once, on the page, which characters its plots could not draw, instead of
+    matplotlib's warnings (two lines a character and plot) on stderr; other warnings pass."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    missing = set()
+    for w in caught:
+        found = _MISSING_GLYPH.search(str(w.message))
+        if found:
+            missing.add(chr(int(found.group(1))))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if missing:
+        page.add(f"<p class=\"note\">{_esc(missing_glyphs_note(missing))}</p>")
+
+
+def missing_glyphs_note(missing: set) -> str:
+    return (f"The plots draw {''.join(sorted(missing))} as boxes: the font they use lacks "
+            f"{'it' if len(missing) == 1 else 'them'} (mjsim bundles the Chinese of its own names only).")
+
+
 def plot_rates(stats_list: Sequence[VariantStats], section: str, title: str) -> str | None:
     """Per-hand frequency as a dot with its 95 % interval as whiskers (log axis); a zero
     count as its upper bound (◀)."""
@@ -857,11 +887,12 @@ def _variant_html(page: _Page, s: VariantStats, heading: str) -> None:
 
 def html_report(stats_list: Sequence[VariantStats], title: str = "mjsim report") -> str:
     page = _Page()
-    for s in stats_list:
-        _variant_html(page, s, s.label)
-        page.heading(3, "Plots" if len(stats_list) == 1 else f"Plots: {s.label}")
-        for t, png in _plots([s]):
-            page.image(t, png)
+    with _noting_missing_glyphs(page):
+        for s in stats_list:
+            _variant_html(page, s, s.label)
+            page.heading(3, "Plots" if len(stats_list) == 1 else f"Plots: {s.label}")
+            for t, png in _plots([s]):
+                page.image(t, png)
     page.heading(2, "Method")
     page.add(f"<p class=\"note\">{_esc(method_note(stats_list))}</p>")
     return page.render(title)
@@ -899,12 +930,13 @@ def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: s
         classes.append("sig" if any(c is not None and c.significant for c in cs) else "")
     page.add(_html_table(head, rows, classes))
     page.add(f"<p class=\"note\">{_esc(_legend(adjust))}</p>")
-    page.heading(2, "Differences with their intervals")
-    for t, png in plot_forest(base, others, results):
-        page.image(t, png)
-    page.heading(2, "Plots")
-    for t, png in _plots([base, *others]):
-        page.image(t, png)
+    with _noting_missing_glyphs(page):
+        page.heading(2, "Differences with their intervals")
+        for t, png in plot_forest(base, others, results):
+            page.image(t, png)
+        page.heading(2, "Plots")
+        for t, png in _plots([base, *others]):
+            page.image(t, png)
     page.heading(2, "Method")
     page.add(f"<p class=\"note\">{_esc(method_note([base, *others]))}</p>")
     return page.render(title)
