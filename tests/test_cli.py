@@ -1,4 +1,6 @@
 """The `mjsim` command: output for a person, and one-line errors with exit status 2."""
+import json
+
 import pytest
 
 from mjsim.cli import main
@@ -190,3 +192,17 @@ def test_replay_chinese_shows_the_final_melds_in_chinese(capsys):
     assert not [m for m in melds if re.search(r"\d[mpsz]", m)]
     code, out, _ = run(capsys, "replay", "--seed", "7", "--hand", "12", "--session-hands", "1")
     assert "pung:111p" in out and "chow:234z" in out      # without --chinese, as before
+
+
+def test_hand_of_13_with_a_win_tile_is_the_win_it_makes(capsys):
+    """13 tiles and --win-tile: the 14-tile win is evaluated (it used to be ignored in silence);
+    --discard without the tile is refused rather than ignored."""
+    code, out, _ = run(capsys, "hand", "1112345678999m", "--win-tile", "5m", "--discard", "--json")
+    assert code == 0
+    got = json.loads(out)
+    assert got["win"] is True and got["pattern"] == "qingyise_pinghu" and got["points"] == 5
+    assert got["win_tile"] == "5m (added to the 13)" and got["waits"] == "123456789m"
+    code, _, err = run(capsys, "hand", "1112345678999m", "--discard")
+    assert code == 2
+    assert err.strip().splitlines() == ["error: a hand of 13 tiles is evaluated as a win only with the tile it "
+                                        "wins on: give --win-tile"]

@@ -105,8 +105,15 @@ def _hand_facts(r: Rules, kinds, meld_list, discard, win_tile, wild, context, ch
     if wild is not None and r.traits.wilds:
         ind = engine._indicator(r, wild)
         facts["wilds"] = f"indicator {_tiles([ind], chinese)} → {_tiles(engine.wild_tiles(ind), chinese)}"
-    if len(kinds) == 14 - 3 * n_melds:
-        e = engine.evaluate(r, kinds, meld_list, win_tile=win_tile, self_draw=not discard, wild=wild, context=context)
+    waiting = len(kinds) == 13 - 3 * n_melds
+    if waiting and win_tile is None and (discard or context):
+        raise ValueError("a hand of 13 tiles is evaluated as a win only with the tile it wins on: give --win-tile")
+    # a waiting hand and --win-tile: the win it makes (--discard and --context apply to it)
+    whole = list(kinds) + [win_tile] if waiting and win_tile is not None else kinds
+    if whole is not kinds:
+        facts["win_tile"] = _tiles([win_tile], chinese) + " (added to the 13)"
+    if len(whole) == 14 - 3 * n_melds:
+        e = engine.evaluate(r, whole, meld_list, win_tile=win_tile, self_draw=not discard, wild=wild, context=context)
         facts["win"] = bool(e.win)
         if e.win:
             facts["pattern"] = e.pattern
