@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from mjsim.jsonsafe import null_if_not_finite
 from mjsim.rulesets.rules import Rules, parse_override
 from mjsim.tiles import format_tiles
 
@@ -104,17 +105,8 @@ def _print_json(value) -> None:
     and infinities are null, as in report and arena JSON (strict parsers reject NaN)."""
     import json
 
-    sys.stdout.write(json.dumps(_null_if_not_finite(value), ensure_ascii=False, indent=1, default=str,
+    sys.stdout.write(json.dumps(null_if_not_finite(value), ensure_ascii=False, indent=1, default=str,
                                 allow_nan=False) + "\n")
-
-
-def _null_if_not_finite(value):
-    """`value` with every NaN or infinite float, however deeply nested, replaced by None."""
-    if isinstance(value, dict):
-        return {k: _null_if_not_finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_null_if_not_finite(v) for v in value]
-    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _tiles(kinds, chinese: bool) -> str:

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjsim.jsonsafe import null_if_not_finite
 from mjsim.players.options import file_problem
 from mjsim.rulesets.rules import Rules
 
@@ -560,16 +561,7 @@ def result_dict(result: ArenaResult) -> dict:
         elif isinstance(value, dict):
             value = {k: dataclasses.asdict(v) if dataclasses.is_dataclass(v) else v for k, v in value.items()}
         out[f.name] = value
-    return _null_if_not_finite(out)
-
-
-def _null_if_not_finite(v):
-    """NaN and infinities as null (JSON has no such numbers; `simulate --json` writes null too)."""
-    if isinstance(v, dict):
-        return {k: _null_if_not_finite(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_null_if_not_finite(x) for x in v]
-    return None if isinstance(v, float) and not math.isfinite(v) else v
+    return null_if_not_finite(out)
 
 
 def write_json(result: ArenaResult, path) -> Path:
