@@ -260,6 +260,27 @@ def test_a_damaged_page_is_named_and_redone_once_deleted(clean, tmp_path, capsys
     assert same_rows(out, clean)
 
 
+def test_query_verify_names_a_damaged_page(clean, tmp_path, capsys):
+    """DuckDB reads a page whose bytes were flipped without a word; --verify checks every
+    page's checksum first and names the file."""
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "run"
+    shutil.copytree(clean, out)
+    sql = "SELECT sum(delta_0) FROM hands"
+    assert cli(capsys, "query", out, sql, "--verify", "--csv")[0] == 0
+    victim = sorted((out / PART).glob("*.parquet"))[1]
+    rg = pq.ParquetFile(victim).metadata.row_group(0)
+    meta = next(rg.column(i) for i in range(rg.num_columns) if rg.column(i).path_in_schema == "session")
+    data = bytearray(victim.read_bytes())
+    at = meta.data_page_offset + int((meta.total_compressed_size - 8) * 0.5)
+    data[at:at + 8] = bytes(b ^ 0x5A for b in data[at:at + 8])
+    victim.write_bytes(bytes(data))
+    code, _, err = cli(capsys, "query", out, sql, "--verify")
+    assert code == 2
+    assert str(victim) in one_line(err) and "is damaged" in one_line(err)
+
+
 @pytest.mark.parametrize("how", ["hands-missing", "chunk-missing"])
 def test_resume_redoes_a_missing_chunk(clean, tmp_path, capsys, how):
     out = tmp_path / "run"

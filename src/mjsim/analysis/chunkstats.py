@@ -104,6 +104,14 @@ def chunk_groups(a: Sequence[ChunkFiles], b: Sequence[ChunkFiles]) -> list[tuple
     return groups
 
 
+def verify_file(path: Path) -> None:
+    """Read every column of a chunk file, checking each page's checksum (ValueError naming
+    the file if one fails): what `query --verify` does before DuckDB, which does not."""
+    import pyarrow.parquet as pq
+
+    _read(path, pq.read_schema(path).names)
+
+
 def _read(path: Path | None, wanted: Sequence[str]):
     """The `wanted` columns a chunk file has. A page that fails its checksum or does not
     decode is a ValueError naming the file: the cheap checks before reading (framing,
