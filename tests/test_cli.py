@@ -206,3 +206,11 @@ def test_hand_of_13_with_a_win_tile_is_the_win_it_makes(capsys):
     assert code == 2
     assert err.strip().splitlines() == ["error: a hand of 13 tiles is evaluated as a win only with the tile it "
                                         "wins on: give --win-tile"]
+
+
+def test_an_argument_starting_with_a_dash_is_pointed_to_the_separator(capsys, tmp_path):
+    """SQL that opens with a -- comment is read by click as an option: say to put -- first."""
+    code, _, err = run(capsys, "query", str(tmp_path), "-- the dealer's seat\nSELECT 1")
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "starts with '-', so it was read as an option: put -- before it" in lines[0]

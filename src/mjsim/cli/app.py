@@ -117,6 +117,10 @@ def _no_such_option(e) -> str:
     close without the dashes (--hand: --hands, --max-hands)."""
     from difflib import get_close_matches
 
+    if any(c.isspace() for c in e.option_name):
+        # an argument that starts with '-' (SQL beginning with a -- comment): data, not an option
+        return (f"{' '.join(e.option_name.split())[:40]!r} starts with '-', so it was read as an option: "
+                f"put -- before it (mjsim query DIR -- \"-- comment ...\")")
     typed = e.option_name.lstrip("-")
     close = [p for p in sorted(e.possibilities or ()) if get_close_matches(typed, [p.lstrip("-")])]
     hint = f": did you mean {' or '.join(close)}?" if close else ""
