@@ -79,6 +79,27 @@ def test_report_and_compare_in_a_narrow_terminal_wrap_cells_rather_than_cut_them
     assert max(len(line) for line in text.splitlines()) <= 80
 
 
+def test_query_and_hand_in_a_narrow_terminal_wrap_cells_rather_than_cut_them(dataset, capsys, monkeypatch):
+    """Every table the CLI prints folds (one mechanism, analysis.terminal.FoldingTable): a
+    long SQL value and a hand's properties on a 40-column terminal keep every character."""
+    from rich.console import Console
+
+    import mjsim.cli.analyse
+    import mjsim.cli.evaluate
+
+    screen = Console(file=io.StringIO(), force_terminal=True, width=40, color_system=None)
+    monkeypatch.setattr(mjsim.cli.analyse, "console", screen)
+    monkeypatch.setattr(mjsim.cli.evaluate, "console", screen)
+    long = "x" * 30 + "0123456789"
+    assert run(capsys, "query", dataset, f"SELECT '{long}' AS a")[0] == 0
+    assert run(capsys, "hand", "--melds", "pung:111p,pung:222p,chow:345s,chow:東南西", "--discard",
+               "--win-tile", "1m", "11m")[0] == 0
+    text = screen.file.getvalue()
+    assert CUT not in text, [line for line in text.splitlines() if CUT in line][:3]
+    cells = "".join(c for c in text if not c.isspace() and c not in "│┃")
+    assert long in cells and "pinghu平胡,quanqiuren全求人" in cells
+
+
 def test_sweep_piped_is_whole(capsys, tmp_path):
     code, out, err = run(capsys, "sweep", "--rules", "anhua", "--grid", "birds=0,1", "--hands", "800",
                          "--workers", "1", "--out", tmp_path / "s", "--no-progress")

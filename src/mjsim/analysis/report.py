@@ -272,24 +272,19 @@ def _console(console=None):
     return console or Console()
 
 
-#: a terminal narrower than a table wraps a cell onto more lines rather than cutting it to
-#: "…": an interval cut short would hide its numbers
-KEEP_DIGITS = "fold"
-
-
 def _table(title: str, head: Sequence[str]):
-    from rich.table import Table
+    from mjsim.analysis.terminal import FoldingTable as Table
 
     table = Table(title=_m(title), title_justify="left", title_style="bold")
-    table.add_column(_m(head[0]) if head else "", overflow=KEEP_DIGITS)
+    table.add_column(_m(head[0]) if head else "")
     for h in head[1:]:
-        table.add_column(_m(h), justify="right", overflow=KEEP_DIGITS)
+        table.add_column(_m(h), justify="right")
     return table
 
 
 def print_report(stats_list: Sequence[VariantStats], console=None, *, full: bool = True) -> None:
     """Every measure of every variant; `full=False` drops never-seen rows and properties."""
-    from rich.table import Table
+    from mjsim.analysis.terminal import FoldingTable as Table
 
     console = _console(console)
     for s in stats_list:
@@ -388,19 +383,19 @@ def print_comparison(base: VariantStats, others: Sequence[VariantStats], console
                      results=None, adjust: str = st.ADJUST) -> None:
     """One table per variant against the baseline (narrow enough for a terminal), then
     how each was paired, then the legend once."""
-    from rich.table import Table
+    from mjsim.analysis.terminal import FoldingTable as Table
 
     console = _console(console)
     results = results if results is not None else st.compare_all(base, others, adjust=adjust)
     for o, result in zip(others, results):
         table = Table(title=f"mjsim compare: {_m(o.label)} vs baseline {_m(base.label)}", title_justify="left",
                       title_style="bold magenta")
-        table.add_column("measure", overflow=KEEP_DIGITS)
-        table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right", overflow=KEEP_DIGITS)
-        table.add_column(f"{_m(o.label)}\n({o.hands:,} hands)", justify="right", overflow=KEEP_DIGITS)
-        table.add_column("Δ vs baseline [95% CI]", justify="right", overflow=KEEP_DIGITS)
-        table.add_column("p", justify="right", overflow=KEEP_DIGITS)
-        table.add_column(f"p adj. ({_adjust_name(adjust)})", justify="right", overflow=KEEP_DIGITS)
+        table.add_column("measure")
+        table.add_column(f"{_m(base.label)}\n({base.hands:,} hands)", justify="right")
+        table.add_column(f"{_m(o.label)}\n({o.hands:,} hands)", justify="right")
+        table.add_column("Δ vs baseline [95% CI]", justify="right")
+        table.add_column("p", justify="right")
+        table.add_column(f"p adj. ({_adjust_name(adjust)})", justify="right")
         section = None
         for sec, name, a, cs in _cmp_rows(base, [result]):
             if _quiet(a, cs):
@@ -425,7 +420,7 @@ def _agree_cell(value: bool | None) -> str:
 def print_agreement(names: Sequence[str], rows, console=None) -> None:
     """The differences of every population side by side (mjsim.populations.agreement_rows),
     with whether they agree: a point common to every 95 % interval."""
-    from rich.table import Table
+    from mjsim.analysis.terminal import FoldingTable as Table
 
     console = _console(console)
     several = len({r.variant for r in rows}) > 1

@@ -8,8 +8,8 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
+from mjsim.analysis.terminal import FoldingTable as Table
 from mjsim.cli.common import (_ADJUST_HELP, _RUN_HELP, _check_adjust, _check_outputs, _comparison, _html_paths,
                               _one_variant, _population_comparisons, _populations, _print_json, _run_specs, _timing_line, _write_tables,
                               app, console, err, load_rules, refuse_set_with)

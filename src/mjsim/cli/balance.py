@@ -8,8 +8,8 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
+from mjsim.analysis.terminal import FoldingTable as Table
 from mjsim.cli.common import (_RUN_HELP, _check_outputs, _run_specs, app, console, err, load_rules,
                               refuse_set_with)
 

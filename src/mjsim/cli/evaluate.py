@@ -5,8 +5,8 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
+from mjsim.analysis.terminal import FoldingTable as Table
 from mjsim.play import engine
 from mjsim.vocab import label
 from mjsim.rulesets.rules import Rules

@@ -91,11 +91,11 @@ def _positive_int(name: str, value, minimum: int = 1, maximum: int | None = None
 
 def worker_count(value, cores: int) -> int:
     """--workers: 0 (or None) means every core this process may use."""
-    if value is None or (not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value == 0):
+    if value is None:
         return cores
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value < 0:
+    if not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value < 0:
         raise ValueError(f"--workers must be 0 (all cores) or more, got {value}")
-    return _positive_int("--workers", value)
+    return _positive_int("--workers", value, minimum=0) or cores
 
 
 def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:

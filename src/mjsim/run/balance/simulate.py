@@ -141,16 +141,19 @@ def _refuse_made_otherwise(out: Path, spec, chunk_from_hands: int | None) -> Non
     old = runner.read_manifest(out)["variants"].get(spec.variant)
     if old is None:
         return
-    diffs = shaping_diffs(old, spec.manifest_entry(), SHAPING_BUT_HANDS)
+    # chunk is the last of SHAPING_BUT_HANDS, so the diffs keep the manifest's order
+    diffs = shaping_diffs(old, spec.manifest_entry(), [k for k in SHAPING_BUT_HANDS if k != "chunk"])
+    chunk_changed = old.get("chunk") != spec.chunk
+    # without --chunk the new chunk came from --hands, which is what the user changed
+    from_hands = chunk_changed and chunk_from_hands is not None
+    if chunk_changed:
+        why = f", the default for --hands {chunk_from_hands}" if from_hands else ""
+        diffs.append(f"--chunk {old.get('chunk')} (now {spec.chunk}{why})")
     if not diffs:
         return
     todo = "rerun with those settings to resume"
-    if chunk_from_hands is not None and old.get("chunk") != spec.chunk:
-        # the user gave no --chunk: the new one came from --hands, which is what they changed
-        diffs = [d[:-1] + f", the default for --hands {chunk_from_hands})" if d.startswith("--chunk ") else d
-                 for d in diffs]
-        if len(diffs) == 1:
-            todo = f"rerun with --chunk {old.get('chunk')} to resume with this --hands"
+    if from_hands and len(diffs) == 1:
+        todo = f"rerun with --chunk {old.get('chunk')} to resume with this --hands"
     raise ValueError(f"{out} already holds variant {spec.variant} made with {'; '.join(diffs)}: {todo}, "
                      f"or choose another --out")
 
