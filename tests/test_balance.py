@@ -531,6 +531,44 @@ def test_no_interval_at_the_end_of_the_range_is_said_so():
     assert "more --hands may decide it" in r.message and "interval contains" not in r.message
 
 
+def test_no_interval_inside_the_range_is_undecided_not_contained():
+    """The estimates cross the target inside the range, but the pair either side has no
+    interval even at the last --hands (NaN ends: too few wins of the pattern). Bisection
+    used to read such a pair as "contains the target" and report an ok range of values that
+    "cannot be told apart"; an interval that does not exist contains nothing."""
+    def f(pos, n):
+        p = pos[0]
+        return [(p / 100, math.nan, math.nan) if 40 <= p <= 45 else (p / 100, p / 100 - 0.001, p / 100 + 0.001)]
+
+    r = bal.search_1d(f, _target(0.425, "=", "qixiaodui", "pattern money"), 1, 60, start=96, cap=192, chunk=96)
+    assert r.status == "undecided" and not r.resolved and not r.range_exact
+    assert r.best in ((42,), (43,)) and r.range == [(42, 43)]
+    assert "no 95% interval yet (192 hands are too few)" in r.message and "contains" not in r.message
+    # with intervals everywhere the same search is decided, and the range is exact
+    def g(pos, n):
+        p = pos[0]
+        return [(p / 100, p / 100 - 0.001, p / 100 + 0.001)]
+
+    r = bal.search_1d(g, _target(0.425, "=", "qixiaodui", "pattern money"), 1, 60, start=96, cap=192, chunk=96)
+    assert r.status == "ok" and r.resolved and r.range in ([(42, 42)], [(43, 43)])
+
+
+def test_a_range_edge_stops_at_a_value_with_no_interval():
+    """Walking out from the answer to find the values whose interval contains the target, a
+    value with no interval is not counted as containing it: the walk stops there, and the
+    range is marked as not exact."""
+    def f(pos, n):
+        p = pos[0]
+        if p >= 46:
+            return [(p / 100, math.nan, math.nan)]
+        return [(p / 100, p / 100 - 0.05, p / 100 + 0.05)]
+
+    r = bal.search_1d(f, _target(0.425, "=", "qixiaodui", "pattern money"), 1, 60, start=96, cap=96, chunk=96)
+    assert r.status == "ok"
+    (low, high), = r.range
+    assert high < 46 and not r.range_exact
+
+
 def test_the_first_step_is_as_the_help_and_the_guide_say(capsys):
     """The first step is one chunk: --chunk, else --hands/64, at least 4,000 (all of --hands
     if fewer), at most 20,000; the guide once gave the default as every first step and the

@@ -164,6 +164,16 @@ def search_1d(evaluate: Evaluator, target: Target, lo: int, hi: int, *, start: i
         a, b = _rebracket(book, a, b, lo, hi, n, sign, t)
     ca, cb = book((a,), n), book((b,), n)
     best = _choose(target, ca, cb, sign)
+    lacking = [c for c in (ca, cb) if not _has_interval(c.est[0])]
+    if lacking:
+        # the estimates cross the target between a and b, but an interval that does not
+        # exist contains nothing: the answer is a guess until more hands give one
+        shown = " and ".join(show(c.pos[0]) for c in lacking)
+        return SearchResult((best,), n, book.evaluations, [(min(a, b), max(a, b))], "undecided",
+                            f"the target lies between {show(a)} and {show(b)}, but {shown} "
+                            f"{'has' if len(lacking) == 1 else 'have'} no 95% interval yet "
+                            f"({n:,} hands are too few), so {target.label} is not decided; "
+                            f"more --hands may decide it", False, range_exact=False)
     rng, exact = _range(book, a, b, lo, hi, n, sign, t, range_evals) if target.op == "=" else ((best, best), True)
     return SearchResult((best,), n, book.evaluations, [rng], "ok", "", resolved, range_exact=exact)
 
@@ -271,7 +281,10 @@ def _edge(book: _Book, inside: int, end: int, step_dir: int, n: int, t: float, r
         if p == contained:
             break
         evals += 1
-        s = _side(book((p,), n).est[0], t)
+        e = book((p,), n).est[0]
+        if not _has_interval(e):   # no interval here: it neither contains t nor excludes it
+            return contained, False
+        s = _side(e, t)
         if s == resolved_side:
             out = p
             break
@@ -286,7 +299,10 @@ def _edge(book: _Book, inside: int, end: int, step_dir: int, n: int, t: float, r
     while abs(out - contained) > 1 and evals < budget:
         m = (out + contained) // 2
         evals += 1
-        if _side(book((m,), n).est[0], t) == resolved_side:
+        e = book((m,), n).est[0]
+        if not _has_interval(e):
+            return contained, False
+        if _side(e, t) == resolved_side:
             out = m
         else:
             contained = m
