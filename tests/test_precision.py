@@ -134,6 +134,22 @@ def test_a_bad_max_hands_is_named_as_given(fake, tmp_path, capsys, max_hands, me
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.parametrize("args, message", [
+    (("--precision", "win=0.5", "--hands", "800"),
+     "error: --precision replaces --hands: it plays until the interval is narrow enough; "
+     "give the most hands to play with --max-hands"),
+    (("--max-hands", "800"),
+     "error: --max-hands is the most hands --precision may play; without --precision give --hands"),
+])
+def test_hands_options_that_would_be_ignored_are_refused(fake, tmp_path, capsys, args, message):
+    """--hands beside --precision, or --max-hands without it, was accepted and silently had
+    no effect: a user asking for 800 hands got up to 10 million, or the default 100,000."""
+    code, _, err = cli(capsys, "simulate", *args, "--chunk", "800", "--workers", "1", "--no-progress",
+                       "--out", tmp_path / "x")
+    assert code == 2 and one_line(err) == message
+    assert not (tmp_path / "x").exists()
+
+
 @pytest.mark.parametrize("game_name", ["wanzai", "anhua"])
 def test_every_win_kind_a_game_plays_is_a_measure(game_name):
     """The summary's win kinds table lists the kinds found in the wins; --precision (and

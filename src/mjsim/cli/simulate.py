@@ -11,13 +11,18 @@ from mjsim.cli.common import _RUN_HELP, _check_outputs, _populations, _run_preci
 
 
 
+DEFAULT_HANDS = 100_000
+DEFAULT_MAX_HANDS = 10_000_000
+
+
 @app.command()
 def simulate(
     rules: str = typer.Option("wanzai", "--rules", "-r", help=_RUN_HELP["rules"]),
     settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
     players: list[str] = typer.Option([], "--players", help=_RUN_HELP["players"] + (
         " Repeat for more populations: one variant each, named by its players, on the same seeds.")),
-    hands: int = typer.Option(100_000, "--hands", "-n", help="Number of hands."),
+    hands: Optional[int] = typer.Option(None, "--hands", "-n", show_default=False,
+                                        help=f"Number of hands (default {DEFAULT_HANDS:,})."),
     session_hands: int = typer.Option(16, "--session-hands", help=_RUN_HELP["session"]),
     seed: int = typer.Option(0, "--seed", help=_RUN_HELP["seed"]),
     workers: int = typer.Option(0, "--workers", "-w", help=_RUN_HELP["workers"]),
@@ -32,7 +37,8 @@ def simulate(
         "qixiaodui=0.0005 (a rate as a proportion) or dealer=0.05 (points); replaces --hands. Measures: win, "
         "draw, dealer, dealer_advantage, points_per_win, seat0..seat3, every pattern id, win kind and (Anhua) "
         "wild category.")),
-    max_hands: int = typer.Option(10_000_000, "--max-hands", help="With --precision: the most hands to play."),
+    max_hands: Optional[int] = typer.Option(None, "--max-hands", show_default=False, help=(
+        f"With --precision: the most hands to play (default {DEFAULT_MAX_HANDS:,}).")),
     allow_version_mix: bool = typer.Option(False, "--allow-version-mix", help=_RUN_HELP["version_mix"]),
     csv: Optional[Path] = typer.Option(None, "--csv", help="Also write the summary's measures as a CSV table."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary's measures as JSON records."),
@@ -46,6 +52,10 @@ def simulate(
     if precision:
         from mjsim.run import precision as prec
 
+        if hands is not None:
+            raise ValueError("--precision replaces --hands: it plays until the interval is narrow enough; "
+                             "give the most hands to play with --max-hands")
+        max_hands = DEFAULT_MAX_HANDS if max_hands is None else max_hands
         if len(pops) > 1:
             raise ValueError("--precision runs one population: give --players once")
         targets = prec.parse_targets(precision, r.game)
@@ -58,6 +68,9 @@ def simulate(
             scheduler_timeout=scheduler_timeout))
         _summary(out, [spec.variant], result, csv, json_out)
         return
+    if max_hands is not None:
+        raise ValueError("--max-hands is the most hands --precision may play; without --precision give --hands")
+    hands = DEFAULT_HANDS if hands is None else hands
     several = len(pops) > 1
     specs = [runner.make_spec(r, players=pl, hands=hands, session_hands=session_hands, seed=seed, chunk=chunk,
                               label=f"{name}{SEPARATOR}{r.variant}" if several else "",
