@@ -153,3 +153,21 @@ def test_a_vary_of_one_position_keeps_set_for_the_rest(capsys, tmp_path):
                        "--target", "no such measure=1", "--out", tmp_path / "d", "--no-progress")
     assert code == 2
     assert "--vary" not in one_line(err) and "target" in one_line(err)
+
+
+@pytest.mark.parametrize("argv, name", [
+    (("report", ""), "DIR"),
+    (("query", "", "SELECT 1"), "DIR"),
+    (("compare", "", "elsewhere"), "DIR_A"),
+    (("compare", "elsewhere", ""), "DIR_B"),
+])
+def test_an_empty_dataset_directory_is_refused_not_read_as_the_current_one(capsys, tmp_path, monkeypatch, argv, name):
+    """An empty argument (an unset shell variable: `mjsim report "$OUT"`) used to become "."
+    in typer's path conversion, so the command read, and report wrote into, the current
+    directory."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, *argv)
+    assert code == 2
+    assert one_line(err).startswith(f"error: Invalid value for '{name}': an empty path names no directory; "
+                                    "give the dataset directory")
+    assert list(tmp_path.iterdir()) == []

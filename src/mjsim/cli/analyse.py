@@ -12,13 +12,13 @@ from rich.markup import escape
 from mjsim.analysis.terminal import FoldingTable as Table
 from mjsim.cli.common import (_ADJUST_HELP, _RUN_HELP, _check_adjust, _check_outputs, _comparison, _html_paths,
                               _one_variant, _population_comparisons, _populations, _print_json, _run_specs, _timing_line, _write_tables,
-                              app, console, err, load_rules, refuse_set_with)
+                              app, console, directory_arg, err, load_rules, refuse_set_with)
 
 
 
 @app.command("report")
 def report_cmd(
-    directory: Path = typer.Argument(..., help="A dataset directory made by simulate or sweep."),
+    directory: Path = typer.Argument(..., parser=directory_arg, metavar="DIR", help="A dataset directory made by simulate or sweep."),
     html: Optional[Path] = typer.Option(None, "--html", help="HTML file to write (default DIR/report.html)."),
     variant: list[str] = typer.Option([], "--variant", help="Only these variants (repeatable)."),
     no_html: bool = typer.Option(False, "--no-html", help="Terminal tables only."),
@@ -45,8 +45,8 @@ def report_cmd(
 
 @app.command("compare")
 def compare_cmd(
-    dir_a: Path = typer.Argument(..., help="Baseline dataset."),
-    dir_b: Path = typer.Argument(..., help="Dataset to compare with the baseline (may be DIR_A with another variant)."),
+    dir_a: Path = typer.Argument(..., parser=directory_arg, metavar="DIR_A", help="Baseline dataset."),
+    dir_b: Path = typer.Argument(..., parser=directory_arg, metavar="DIR_B", help="Dataset to compare with the baseline (may be DIR_A with another variant)."),
     variant_a: Optional[str] = typer.Option(None, "--variant-a", help="Variant of DIR_A (needed when it holds several)."),
     variant_b: Optional[str] = typer.Option(None, "--variant-b", help="Variant of DIR_B (needed when it holds several)."),
     html: Path = typer.Option(Path("mjsim-compare.html"), "--html", help="HTML file to write."),
@@ -156,7 +156,7 @@ def sweep(
 
 @app.command()
 def query(
-    directory: Path = typer.Argument(..., help="A dataset directory."),
+    directory: Path = typer.Argument(..., parser=directory_arg, metavar="DIR", help="A dataset directory."),
     sql: str = typer.Argument(..., help='SQL over the views hands, wins and payments, e.g. "SELECT pattern, count(*) FROM wins GROUP BY 1".'),
     limit: int = typer.Option(50, "--limit", help="Rows to show in the table (0 or more)."),
     csv: bool = typer.Option(False, "--csv", help="Print every row as CSV instead of a table."),

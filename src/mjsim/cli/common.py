@@ -68,6 +68,14 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def directory_arg(text: str) -> Path:
+    """A dataset directory as typed. Typer's own Path conversion turns "" into ".", so an
+    empty argument (an unset shell variable) would read the current directory."""
+    if text == "":
+        raise typer.BadParameter("an empty path names no directory; give the dataset directory")
+    return Path(text)
+
+
 def load_rules(name: str, settings: list[str]) -> Rules:
     if not name.strip():
         raise ValueError("--rules is empty: give a shipped rule set (wanzai, anhua) or a TOML file")
