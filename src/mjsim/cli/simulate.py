@@ -52,12 +52,12 @@ def simulate(
     if precision:
         from mjsim.run import precision as prec
 
+        if len(pops) > 1:
+            raise ValueError("--precision runs one population: give --players once")
         if hands is not None:
             raise ValueError("--precision replaces --hands: it plays until the interval is narrow enough; "
                              "give the most hands to play with --max-hands")
         max_hands = DEFAULT_MAX_HANDS if max_hands is None else max_hands
-        if len(pops) > 1:
-            raise ValueError("--precision runs one population: give --players once")
         targets = prec.parse_targets(precision, r.game)
         # the spec below carries the cap as its hands: checked first, so a refusal names --max-hands
         check_sizes(max_hands, session_hands, "--max-hands")
