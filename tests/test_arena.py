@@ -7,6 +7,7 @@ import pytest
 from mjsim import Rules
 from mjsim.run import arena
 from mjsim.play import game
+from mjsim.players import options
 from mjsim.cli import main
 
 WANZAI = Rules.load("wanzai")
@@ -97,25 +98,30 @@ def test_progress_counts_every_hand():
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
-def test_parse_player_names_and_options(monkeypatch):
+def test_parse_player_names_and_options():
+    """The arena reads a player's options as every other command does
+    (mjsim.players.options.split_name): the same keys, ranges and messages."""
     assert arena.parse_player("greedy") == arena.PlayerSpec("greedy")
     assert str(arena.parse_player(" random ")) == "random"
     for text, message in [("rando", "unknown player 'rando'"), ("", "a player is a name"),
-                          ("greedy:fold=1", "player 'greedy' has no option 'fold' (its options: none)"),
-                          ("greedy:", "options look like")]:
+                          ("greedy:fold=1", "player 'greedy' takes no options (only ev, ev_v1 and search do)"),
+                          ("greedy,ev", "names several players where one is expected")]:
         with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
             arena.parse_player(text)
-    # a player that declares options (as the game module does in PLAYER_OPTIONS)
-    monkeypatch.setattr(game, "PLAYER_OPTIONS", {"greedy": {"fold": 0.0, "claim": 1.0}}, raising=False)
-    spec = arena.parse_player("greedy:fold=0.5, claim=2")
+    spec = arena.parse_player("ev:fold=0.5, claim=2")
     assert spec.options == (("claim", 2.0), ("fold", 0.5))
-    assert str(spec) == "greedy:claim=2,fold=0.5"
+    assert str(spec) == "ev:claim=2,fold=0.5"
     assert arena.parse_player(str(spec)) == spec
-    for text, message in [("greedy:fold=x", "is not a number"), ("greedy:fold=1,fold=2", "given twice"),
-                          ("greedy:chase=1", "no option 'chase' \\(its options: claim, fold\\)"),
-                          ("greedy:fold=nan", "not a finite number"), ("greedy:fold", "options look like")]:
+    for text, message in [("ev:fold=x", "fold must be a number 0..10, got 'x'"), ("ev:fold=1,fold=2", "given twice"),
+                          ("ev:chase=1", "unknown option 'chase'"), ("ev:fold=nan", "fold must be a number"),
+                          ("ev:fold=99", "fold must be a number 0..10, got '99'"),
+                          ("ev:fold", "options are key=value pairs"), ("ev:", "options are key=value pairs"),
+                          ("search:rollout=foo", "rollout must be one of ev, greedy, got 'foo'")]:
         with pytest.raises(ValueError, match=message):
             arena.parse_player(text)
+        # the same words as simulate's (one parser)
+        with pytest.raises(ValueError, match=message):
+            options.split_name(text)
 
 
 def test_ev_takes_a_model_file(tmp_path):
@@ -153,7 +159,7 @@ def test_cli_arena(capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["arena", "rando"], "unknown player 'rando'"),
-    (["arena", "greedy", "--baseline", "greedy:fold=1"], "has no option 'fold'"),
+    (["arena", "greedy", "--baseline", "greedy:fold=1"], "player 'greedy' takes no options"),
     (["arena", "[bold]x"], "unknown player '[bold]x'"),      # user text is never markup
     (["arena", "greedy", "--deals", "0"], "--deals must be 1 or more"),
     (["arena", "greedy", "--set", "birds=2"], "birds"),

@@ -143,7 +143,7 @@ def test_arena_parses_search_with_a_named_rollout():
     spec = arena.parse_player("search:rollout=greedy,samples=4")
     assert spec.name == "search" and dict(spec.options) == {"rollout": "greedy", "samples": 4.0}
     assert player_options.canonical(spec.arg) == "search:samples=4,rollout=greedy"
-    with pytest.raises(ValueError, match="no option 'depth'"):
+    with pytest.raises(ValueError, match="unknown option 'depth'"):
         arena.parse_player("search:depth=2")
 
 

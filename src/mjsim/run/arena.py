@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from mjsim.jsonsafe import null_if_not_finite
-from mjsim.players.options import file_problem
+from mjsim.players.options import split_name
 from mjsim.rulesets.rules import Rules
 
 __all__ = ["DEFAULT_DEALS", "ArenaResult", "Interval", "PlayerSpec", "PlayerStats",
@@ -42,8 +42,6 @@ __all__ = ["DEFAULT_DEALS", "ArenaResult", "Interval", "PlayerSpec", "PlayerStat
 
 DEFAULT_DEALS = 2_000
 DEFAULT_CHUNK = 2_000
-#: options whose value is a file (ev's model, mjsim.evplayer), not a number
-FILE_OPTIONS = ("model",)
 #: what search's diagnostic option peek lets a seat see, by its value (players/search.py)
 PEEK_SEES = {1: "sees the other seats' concealed hands (peek=1)",
              2: "knows how ready the other seats are (peek=2: their true shanten)"}
@@ -80,65 +78,22 @@ def _num(v: float | str) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
-def player_options(name: str) -> dict[str, float]:
-    """The options a built-in player declares, with defaults ({} for none).
-
-    The game module declares them as ``PLAYER_OPTIONS = {name: {option: default}}``;
-    a player it does not list takes no options.
-    """
-    from mjsim.players import ev as evplayer
-    from mjsim.play import game
-
-    declared = dict(getattr(game, "PLAYER_OPTIONS", {}).get(name, {}))
-    if name in evplayer.EV_NAMES:      # and a model file written by `mjsim fit-ev`
-        declared.update({key: None for key in FILE_OPTIONS})
-    return declared
-
-
 def parse_player(text: str | PlayerSpec) -> PlayerSpec:
-    """'greedy' or 'ev:fold=0.5,claim=1' -> PlayerSpec; ValueError naming what is wrong."""
+    """'greedy' or 'ev:fold=0.5,claim=1' -> PlayerSpec; ValueError naming what is wrong.
+    The options are read by mjsim.players.options, as every other command reads them."""
     if isinstance(text, PlayerSpec):
         text = str(text)
     from mjsim.play import game
 
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"a player is a name such as greedy (optionally name:key=value,...), got {text!r}")
-    name, sep, rest = text.strip().partition(":")
-    name = name.strip()
+    name = text.strip().partition(":")[0].strip()
     if "," in name and all(n.strip() in game.PLAYERS for n in name.split(",")):
         raise ValueError(f"{text!r} names several players where one is expected (the arena seats a challenger "
                          f"against three copies of one --baseline)")
     if name not in game.PLAYERS:
         raise ValueError(f"unknown player {name!r} (expected one of {', '.join(game.PLAYERS)})")
-    declared = player_options(name)
-    options: dict[str, float] = {}
-    if sep:
-        for part in rest.split(","):
-            key, eq, value = part.partition("=")
-            key = key.strip()
-            if not key or not eq or not value.strip():
-                raise ValueError(f"player {text!r}: options look like {name}:key=value,key=value")
-            if key not in declared:
-                allowed = ", ".join(sorted(declared)) if declared else "none"
-                raise ValueError(f"player {name!r} has no option {key!r} (its options: {allowed})")
-            if key in options:
-                raise ValueError(f"player {text!r}: option {key!r} given twice")
-            if key in FILE_OPTIONS:
-                problem = file_problem(value.strip())
-                if problem:
-                    raise ValueError(f"player {text!r}: {key} file {value.strip()!r} {problem}")
-                options[key] = value.strip()
-                continue
-            if isinstance(declared[key], str):     # a named choice (search's rollout)
-                options[key] = value.strip()
-                continue
-            try:
-                number = float(value)
-            except ValueError:
-                raise ValueError(f"player {text!r}: option {key}={value.strip()!r} is not a number") from None
-            if not math.isfinite(number):
-                raise ValueError(f"player {text!r}: option {key}={value.strip()!r} is not a finite number")
-            options[key] = number
+    _, options = split_name(text)
     return PlayerSpec(name, tuple(sorted(options.items())))
 
 
