@@ -400,7 +400,7 @@ def test_wait_class_scales_the_danger_of_suited_ranks():
 def test_new_slots_layout_and_ev_v1_keeps_them_off(monkeypatch):
     for name in ("ev", "ev_v1"):
         for g in ("wanzai", "anhua"):
-            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 88     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); ev's hold 84, kongs 85, race 86, start 87
+            assert len(evplayer.player_opts(g, player=name)) == evplayer.N_PLAYER_OPTS == 89     # 84: search took 80 (calls), 81 (order), 82 (wins), 83 (peek); ev's hold 84, kongs 85, race 86, start 87; search's close 88
     v1 = evplayer.player_opts("wanzai", player="ev_v1")
     assert v1[evplayer.OPT_KONG: evplayer.OPT_KEEP + 1] == [0.0] * 6
     assert v1[evplayer.OPT_HOLD: evplayer.OPT_RACE + 1] == [0.0] * 3 and v1[evplayer.OPT_FOLD] == 1.0

@@ -26,7 +26,7 @@ GAMES = ("wanzai", "anhua")
 SEARCH_SLOTS = {*range(searchplayer.OPT_S_SAMPLES, searchplayer.OPT_S_SAMPLES + 8),
                 searchplayer.OPT_S_OWN, searchplayer.OPT_S_GUARD, searchplayer.OPT_S_CALLS,
                 searchplayer.OPT_S_ORDER, searchplayer.OPT_S_WINS,
-                searchplayer.OPT_S_PEEK}
+                searchplayer.OPT_S_PEEK, searchplayer.OPT_S_CLOSE}
 
 
 def n_kinds(name):
@@ -125,6 +125,45 @@ def test_order_ranks_discards_by_evs_scores():
     assert _search.add_by_score(scores, hand, [(D, 9)], 20) == [
         (D, 9), (D, 7), (D, 20), (D, 3), (D, 30)]
     assert _search.add_by_score(scores, hand, [(D, 9)], 1) == [(D, 9)]
+
+
+def test_close_reads_evs_two_best_scores_as_a_share_of_the_best():
+    """close=X: a turn is close when ev's second-best discard (held, weighed kinds) scores
+    within X x |best| of its best; a hand with one weighed kind is never close."""
+    from mjsim.players import _search
+    scores, hand = [None] * 34, [0] * 34
+    for k, v in {3: 10.0, 7: 9.5, 9: 2.0}.items():
+        scores[k], hand[k] = v, 1
+    scores[11] = 9.99                                 # scored but not held
+    hand[12] = 1                                      # held, not weighed
+    assert _search.close_call(scores, hand, 0.05)     # 0.5 <= 0.05 x 10
+    assert not _search.close_call(scores, hand, 0.04)
+    assert not _search.close_call(scores, hand, 0.0)
+    scores[7] = 10.0                                  # a tie is close at any share, 0 too
+    assert _search.close_call(scores, hand, 0.0)
+    neg = [None] * 34
+    neg[3], neg[7] = -2.0, -2.09                      # folding hands: negative scores
+    assert _search.close_call(neg, hand, 0.05) and not _search.close_call(neg, hand, 0.04)
+    one = [None] * 34
+    one[3] = 1.0
+    assert not _search.close_call(one, hand, 10.0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_close_searches_the_turns_ev_finds_close(name):
+    """With melds=4 and near=-1 (no threat or near-ready trigger on these turns) search plays
+    as ev; close=-1 leaves it so, close=10 (every turn with two weighed discards is close)
+    searches, and so decides otherwise somewhere."""
+    rules = Rules.load(name)
+    quiet = QUICK.replace("melds=0", "melds=4").replace("calls=1", "calls=0") + ",near=-1,rollout=greedy,own=greedy"
+
+    def events(player, hands=range(4)):
+        return [game.play(rules, seed=11, hand_index=h, players=(player, "ev", "ev", "ev")).events
+                for h in hands]
+
+    as_ev = events("ev")
+    assert events(quiet) == as_ev and events(quiet + ",close=-1") == as_ev
+    assert events(quiet + ",close=10") != as_ev
 
 
 def test_search_options_never_set_evs():

@@ -26,8 +26,8 @@ cdef enum:
     PLAYER_EV = 3                   # expected value (_ev.pyx); options in GameConfig.player_opts
     PLAYER_SEARCH = 4               # Monte Carlo search over rollouts (_search.pyx)
     PLAYER_PYTHON = 5               # decisions made by a Python object (mjsim.players.Player)
-    N_PLAYER_OPTS = 88              # per-seat numbers a built-in player reads (layout: _ev.pxd
-                                    # 0..63, 72..77, 84..87; _search.pxd 64..71 and 78..83)
+    N_PLAYER_OPTS = 89              # per-seat numbers a built-in player reads (layout: _ev.pxd
+                                    # 0..63, 72..77, 84..87; _search.pxd 64..71, 78..83 and 88)
 
 # where the tile a seat's turn starts with came from (play_on's `source`)
 cdef enum:

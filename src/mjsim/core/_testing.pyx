@@ -281,5 +281,6 @@ PLAYER_OPTION_SLOTS = {
         "OPT_S_ORDER": SEO.OPT_S_ORDER,
         "OPT_S_WINS": SEO.OPT_S_WINS,
         "OPT_S_PEEK": SEO.OPT_S_PEEK,
+        "OPT_S_CLOSE": SEO.OPT_S_CLOSE,
     },
 }

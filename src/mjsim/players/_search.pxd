@@ -1,7 +1,7 @@
 # The search player `search` (_search.pyx): Monte Carlo rollouts of each candidate action on
 # sampled hidden tiles.  A search seat's GameConfig.player_opts row holds ev's numbers
-# (_ev.pxd, 0..63, 72..77, 84..86: search plays as ev wherever it does not search) and these
-# (64..71, 78..83), filled by mjsim.players.search.
+# (_ev.pxd, 0..63, 72..77, 84..87: search plays as ev wherever it does not search) and these
+# (64..71, 78..83, 88), filled by mjsim.players.search.
 from libc.stdint cimport uint64_t
 from mjsim.core._state cimport HandState, GameConfig, Call
 from mjsim.core._rng cimport Rng
@@ -23,6 +23,8 @@ cdef enum:
                             #   keep the hand nearest ready (ascending kind among equals)
     OPT_S_WINS = 82         # 1: search a win on a discard (take, or pass for a bigger one); 0: ev's
     OPT_S_PEEK = 83         # diagnostic: 1 samples keep the other seats' true concealed hands
+    OPT_S_CLOSE = 88        # a turn is also searched when ev's second-best discard scores within
+                            #   this share of its best (|best|); -1: off
     MAX_CANDIDATES = 20
 
 cdef int search_call(HandState* st, int s, int tile, const Call* calls, int n) noexcept nogil

@@ -28,6 +28,7 @@ seed gives the same decisions.  No state outlives a call.
 """
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy
+from libc.math cimport fabs
 
 from mjsim.core cimport _eval
 from mjsim.core._state cimport (HandState, SeatState, GameConfig, Call, PLAYER_EV, PLAYER_GREEDY,
@@ -306,6 +307,25 @@ cdef bint _contested(const HandState* st, int s, int min_shanten, const double* 
     return False
 
 
+cdef bint _close_call(const double* scores, const uint8_t* hand, double close) noexcept nogil:
+    """ev's own scores say the turn is close: its second-best discard (kinds held, weighed)
+    scores within `close` x |best| of its best.  A share, not points: it reads the same at
+    any `base` (every score scales with it)."""
+    cdef int k
+    cdef double best = UNSCORED, second = UNSCORED
+    for k in range(34):
+        if not hand[k] or scores[k] <= UNSCORED:
+            continue
+        if scores[k] > best:
+            second = best
+            best = scores[k]
+        elif scores[k] > second:
+            second = scores[k]
+    if second <= UNSCORED:
+        return False
+    return best - second <= close * fabs(best)
+
+
 cdef int _add(int* acts, int* tiles, int n, int action, int tile) noexcept nogil:
     cdef int i
     if n >= MAX_CANDIDATES:
@@ -433,6 +453,7 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
     cdef int ev_action, ev_tile = -1, best, min_sh
     cdef int width = <int>o[OPT_S_WIDTH]
     cdef double scores[34]
+    cdef bint scored
     cdef Decision dec
     ev_action = ev_turn(st, s, n_kongs, kinds, types, drawn, &ev_tile)
     tile[0] = ev_tile
@@ -440,13 +461,21 @@ cdef int search_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
         return ev_action
     if width > MAX_CANDIDATES:
         width = MAX_CANDIDATES
-    if o[OPT_S_ORDER] > 0:
+    scored = o[OPT_S_ORDER] > 0
+    if scored:
         ev_discard_scores(st, s, drawn, scores)
     dec.kind = DECIDE_TURN
     dec.n = _candidates(st, s, n_kongs, kinds, types, ev_action, ev_tile, width,
-                        scores if o[OPT_S_ORDER] > 0 else NULL, dec.acts, dec.tiles, &min_sh)
-    if dec.n < 2 or not _contested(st, s, min_sh, o):
+                        scores if scored else NULL, dec.acts, dec.tiles, &min_sh)
+    if dec.n < 2:
         return ev_action
+    if not _contested(st, s, min_sh, o):
+        if o[OPT_S_CLOSE] < 0:
+            return ev_action
+        if not scored:
+            ev_discard_scores(st, s, drawn, scores)
+        if not _close_call(scores, st.seat[s].hand, o[OPT_S_CLOSE]):
+            return ev_action
     if o[OPT_S_GUARD] >= 0:
         dec.n = _guard(st, s, drawn, o[OPT_S_GUARD], dec.n, dec.acts, dec.tiles)
         if dec.n < 2:
@@ -557,3 +586,17 @@ def drop_riskier(risk, candidates, double guard):
         acts[i], tiles[i] = candidates[i]
     n = _drop_riskier(r, guard, n, acts, tiles)
     return [(acts[i], tiles[i]) for i in range(n)]
+
+
+def close_call(scores, hand, double close):
+    """Test entry of the `close` trigger: scores[34] (None: not weighed), hand[34] -> does
+    ev find the turn close?"""
+    cdef double sc[34]
+    cdef uint8_t h[34]
+    cdef int i
+    if len(scores) != 34 or len(hand) != 34:
+        raise ValueError("scores and hand need 34 numbers")
+    for i in range(34):
+        sc[i] = -1e30 if scores[i] is None else scores[i]
+        h[i] = hand[i]
+    return bool(_close_call(sc, h, close))

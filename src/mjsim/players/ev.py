@@ -65,7 +65,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-N_PLAYER_OPTS = 88          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
+N_PLAYER_OPTS = 89          # GameConfig.player_opts row length (core/_state.pxd; tests/test_native_vocab.py ties them)
 OPT_FOLD, OPT_CLAIM, OPT_VALUE, OPT_SELF_SHARE, OPT_LOSS, OPT_MIX, OPT_DANGER, OPT_THREAT = 0, 1, 2, 3, 4, 5, 6, 7
 OPT_WIN, N_WIN_D, OPT_WIN_SELF_ONLY, OPT_STRETCH, OPT_TENPAI, OPT_WAIT, N_WAIT = 8, 6, 26, 27, 28, 32, 20
 OPT_TENPAI_HI, N_TEN_F, N_WAIT_F = 60, 8, 20     # danger model 1 (see _ev.pxd)

@@ -19,6 +19,10 @@ plays its uncontested turns and claims and its wins.  Its own:
   found to set ev's own `threat` option too)
 - `near`    (default 1, -1..8): ... or when this seat's best discard leaves it at most this
   shanten (-1: never for that reason).
+- `close`   (default -1: off, -1..10): ... or when ev itself finds the turn close: its
+  second-best discard scores within this share of its best (0.1: within 10% of |best|).
+  The issue's second reading of "contested" (candidates within a margin); it matters only
+  with `melds` above 0, as `melds=0` already searches every turn.
 - `read`    (default 1, 0..1) and `steps` (default 64, 0..1000): the opponent model.  With
   chance `read` an opponent's uniformly drawn hand is improved, by at most `steps` tile
   swaps that never raise its shanten, to a shanten drawn from how ready seats showing its
@@ -54,25 +58,28 @@ N_PLAYER_OPTS = evplayer.N_PLAYER_OPTS   # one row of GameConfig.player_opts (co
 OPT_S_SAMPLES, OPT_S_ROLLOUT, OPT_S_WIDTH, OPT_S_MELDS = 64, 65, 66, 67
 OPT_S_NEAR, OPT_S_READ, OPT_S_STEPS, OPT_S_MARGIN = 68, 69, 70, 71
 OPT_S_OWN, OPT_S_GUARD, OPT_S_CALLS, OPT_S_ORDER, OPT_S_WINS, OPT_S_PEEK = 78, 79, 80, 81, 82, 83   # after ev's 72..77 (_ev.pxd)
+OPT_S_CLOSE = 88                                                                                   # after ev's 84..87
 ROLLOUT_CODES = {name: vocab.PLAYERS.index(name) for name in ("ev", "greedy")}   # native player codes
 
 #: numeric options: (default, lo, hi, integer?)
 NUMERIC = {"samples": (512, 0, 4096, True), "width": (5, 2, 20, True), "melds": (0, 0, 4, True),
            "near": (1, -1, 8, True), "read": (1.0, 0.0, 1.0, False), "steps": (64, 0, 1000, True),
            "margin": (2.0, 0.0, 100.0, False), "guard": (0.0, -1.0, 10.0, False), "calls": (1, 0, 1, True),
-           "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 2, True)}
+           "order": (0, 0, 1, True), "wins": (0, 0, 1, True), "peek": (0, 0, 2, True),
+           "close": (-1.0, -1.0, 10.0, False)}
 DEFAULTS = {**{k: v[0] for k, v in NUMERIC.items()}, "rollout": "greedy", "own": "rollout"}
 #: where a game's default differs (docs/players/search.md, measured on seeds 0-5): in Anhua,
 #: greedy rollouts misjudge the candidates (ev as every seat's rollout player: +0.045 per
 #: seat-hand), and Anhua's ev is cheap enough for it (0.27 s per hand); in Wanzai, weighing
 #: the wins on a discard gained on every seed (+0.009), in Anhua nothing
 GAME_DEFAULTS = {"wanzai": {"wins": 1}, "anhua": {"rollout": "ev", "own": "ev"}}
-KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order", "wins", "peek")
+KEYS = ("samples", "rollout", "own", "width", "melds", "near", "read", "steps", "margin", "guard", "calls", "order", "wins", "peek",
+        "close")
 PLAYER_KEYS = ("rollout", "own")     # options naming a rollout player
 SLOTS = {"samples": OPT_S_SAMPLES, "width": OPT_S_WIDTH, "melds": OPT_S_MELDS,
          "near": OPT_S_NEAR, "read": OPT_S_READ, "steps": OPT_S_STEPS, "margin": OPT_S_MARGIN,
          "guard": OPT_S_GUARD, "calls": OPT_S_CALLS, "order": OPT_S_ORDER,
-         "wins": OPT_S_WINS, "peek": OPT_S_PEEK}
+         "wins": OPT_S_WINS, "peek": OPT_S_PEEK, "close": OPT_S_CLOSE}
 
 
 def parse_option(name: str, key: str, value: str):
