@@ -595,6 +595,36 @@ def test_a_full_disk_mid_run_is_one_line_and_keeps_completed_chunks(fake, clean,
     assert same_rows(out, clean)
 
 
+@pytest.mark.parametrize("stop", [OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), KeyboardInterrupt()],
+                         ids=["full-disk", "ctrl-c"])
+def test_a_run_stopped_between_a_chunks_files_leaves_whole_chunks(fake, clean, tmp_path, capsys, monkeypatch, stop):
+    """Stopped at the third chunk's hands file, after its payments and wins were renamed: the
+    run takes those back, so report and query read the stopped dataset at once (an
+    incomplete one) instead of naming a wins file without its hands."""
+    out = tmp_path / "run"
+    real = storage.write_atomic
+    calls = {"n": 0}
+
+    def fails_at_the_third_hands_file(path, data):
+        if Path(path).parent.parent.name == "hands" and Path(path).suffix == ".parquet":
+            calls["n"] += 1
+            if calls["n"] == 3:
+                raise stop
+        real(path, data)
+
+    monkeypatch.setattr(storage, "write_atomic", fails_at_the_third_hands_file)
+    code, _, err = cli(capsys, *simulate_args(out))
+    assert code in (1, 130)
+    assert "2 of 4 chunks" in one_line(err)
+    names = {t: sorted(p.name for p in (out / t / "variant=wanzai").glob("*.parquet")) for t in runner.TABLES}
+    assert names["payments"] == names["wins"] == names["hands"] and len(names["hands"]) == 2
+    monkeypatch.setattr(storage, "write_atomic", real)
+    code, _, err = cli(capsys, "query", out, "SELECT count(*) FROM hands", "--csv")
+    assert code == 0, err
+    assert cli(capsys, *simulate_args(out))[0] == 0
+    assert same_rows(out, clean)
+
+
 # ------------------------------------------------------------------------------------
 # Another mjsim version
 

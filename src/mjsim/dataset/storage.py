@@ -349,10 +349,23 @@ def store_chunk(out: Path, result: ChunkResult) -> None:
     task = result.task
     name = chunk_name(task.spec, task.start, task.count)
     # payments and wins first: the hands file is the last to appear, and a chunk counts as
-    # done only when all exist, so an interruption between the renames just redoes the chunk
-    write_atomic(partition(out, "payments", task.spec.variant) / name, result.payments)
-    write_atomic(partition(out, "wins", task.spec.variant) / name, result.wins)
-    write_atomic(partition(out, "hands", task.spec.variant) / name, result.hands)
+    # done only when all exist, so an interruption between the renames just redoes the chunk.
+    # An error or Ctrl-C before the hands file takes back the files already renamed: a
+    # stopped run leaves whole chunks, which report and query read without a resume first
+    hands = partition(out, "hands", task.spec.variant) / name
+    written = []
+    try:
+        for table, data in (("payments", result.payments), ("wins", result.wins)):
+            path = partition(out, table, task.spec.variant) / name
+            write_atomic(path, data)
+            written.append(path)
+        write_atomic(hands, result.hands)
+    except BaseException:
+        if not hands.exists():
+            for path in written:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+        raise
 
 
 def first_line(e: BaseException) -> str:
