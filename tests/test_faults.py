@@ -424,6 +424,77 @@ def test_a_second_run_into_a_locked_directory_is_refused(fake, tmp_path, capsys)
     assert snapshot(out) == {}
 
 
+def _hold_lock(out: Path, holder: str):
+    """This process holds DIR's lock through a descriptor of its own, as another run would
+    (flock locks of two open files conflict within one process too)."""
+    import fcntl
+
+    held = open(out / runner.LOCK_NAME, "a+")
+    fcntl.flock(held, fcntl.LOCK_EX)
+    held.truncate(0)
+    held.write(holder + "\n")
+    held.flush()
+    return held
+
+
+def test_readers_refuse_a_dataset_a_run_is_writing(fake, tmp_path, capsys):
+    """A run writes each chunk's payments, wins, then hands: report and query listing the
+    files meanwhile failed on most tries (wins without hands), telling the user to resume
+    a run that was still going. They now say at once that a run is writing it."""
+    out = tmp_path / "run"
+    assert cli(capsys, *simulate_args(out))[0] == 0
+    expected = (f"error: {out} is being written by a running mjsim (pid 4242): read it when that run has "
+                "finished, or stop it (a stopped run keeps its complete chunks)")
+    with _hold_lock(out, "pid 4242"):
+        for argv in (("report", out, "--no-html"), ("query", out, "SELECT count(*) FROM hands")):
+            code, _, err = cli(capsys, *argv)
+            assert code == 2 and one_line(err) == expected
+    assert cli(capsys, "query", out, "SELECT count(*) FROM hands")[0] == 0     # released: read again
+    # a lock this process holds (a balance step reading what it wrote) is no other writer
+    with storage.directory_lock(out):
+        assert storage.live_writer(out) is None
+    with _hold_lock(out, f"pid {os.getpid() + 1}"):
+        assert storage.live_writer(out) == f"pid {os.getpid() + 1}"
+
+
+def _other_writer_refused(out: Path) -> bool:
+    """Can another process take DIR's lock now? (It is refused while a run holds it.)"""
+    code = "import sys\nfrom mjsim.dataset.storage import directory_lock\nwith directory_lock(sys.argv[1]):\n    pass"
+    env = {**os.environ, "PYTHONPATH": str(Path(mjsim.__file__).parent.parent)}
+    done = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0 or "being written by another mjsim run" in done.stderr, done.stderr
+    return done.returncode != 0
+
+
+@pytest.mark.parametrize("search", ["precision", "balance"])
+def test_a_search_keeps_its_directory_between_steps(fake, tmp_path, search):
+    """balance and --precision run one step after another into DIR. The lock was taken
+    per step, so another run could take the directory between two steps and the search
+    was refused halfway (an interrupt-and-rerun audit saw it). The first step's lock is now
+    kept until the search ends, and released then."""
+    from mjsim.run import balance, precision
+
+    out = tmp_path / "run"
+    refused = []
+
+    def step(s):
+        result = runner.run(s, out, workers=1, progress=False)
+        refused.append(_other_writer_refused(out))
+        return result
+
+    if search == "precision":
+        targets = precision.parse_targets(["win=0.0001"], "wanzai")
+        precision.run_to_precision(spec(hands=3200, chunk=800), out, targets, max_hands=2400, run_step=step)
+    else:
+        varies = [balance.parse_vary("values.qixiaodui=1..60", WANZAI)]
+        targets = balance.parse_targets(["pattern money:qixiaodui=0.06"], "wanzai")
+        balance.balance(WANZAI, varies, targets, players="greedy", out=out, hands=3200, chunk=800,
+                        run_step=step)
+    assert len(refused) >= 2 and all(refused)
+    assert not _other_writer_refused(out)
+
+
 def test_concurrent_runs_one_writes_the_others_are_refused(clean, tmp_path):
     out = tmp_path / "run"
     script = _script(tmp_path)

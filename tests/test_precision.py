@@ -2,6 +2,8 @@
 enough, and the dataset is the one a fixed --hands of that size writes."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pyarrow.dataset as ds
 import pytest
 
@@ -174,3 +176,19 @@ def test_precision_on_gangshanghua_in_wanzai(fake, tmp_path, capsys):
                        "800", "--workers", "1", "--no-progress", "--out", tmp_path / "g")
     assert code == 0, err
     assert "800 hands: gangshanghua ±" in err and "precision reached" in err
+
+
+def test_a_grown_manifest_is_incomplete_until_the_step_has_played(fake, tmp_path, capsys):
+    """A step of --precision (or balance) first lets the manifest record more hands, then
+    plays them. The manifest kept "complete": true meanwhile, so a kill between the two
+    left a dataset that report and query refused as lacking hands it records as complete,
+    instead of reading it as an incomplete one."""
+    out = tmp_path / "d"
+    spec = runner.make_spec(mjsim.Rules.load("wanzai"), hands=800, chunk=800, session_hands=16, seed=4)
+    runner.run(spec, out, workers=1, progress=False)
+    assert runner.read_manifest(out)["variants"]["wanzai"]["complete"] is True
+    precision._allow_growth(out, replace(spec, hands=1600))
+    entry = runner.read_manifest(out)["variants"]["wanzai"]
+    assert entry["hands"] == 1600 and entry["complete"] is False
+    code, text, err = cli(capsys, "report", out, "--no-html")
+    assert code == 0 and "INCOMPLETE" in text

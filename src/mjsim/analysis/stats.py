@@ -303,8 +303,12 @@ def _dataset_tables(root: str | Path, directory: Path) -> list[str]:
     """The tables of a dataset (hands, wins and, from schema 2 on, payments), each
     variant's Parquet files checked first (runner.partition_problem): one line naming a
     damaged, misnamed or foreign file, not a DuckDB traceback or hands counted twice."""
-    from mjsim.dataset.storage import partition_problem
+    from mjsim.dataset.storage import live_writer, partition_problem
 
+    writer = live_writer(directory)
+    if writer:
+        raise ValueError(f"{root} is being written by a running mjsim ({writer}): read it when that run has "
+                         f"finished, or stop it (a stopped run keeps its complete chunks)")
     present = []
     names: dict[str, dict[str, set[str]]] = {}     # table -> partition -> chunk file names
     for table in ("hands", "wins", "payments"):

@@ -145,6 +145,14 @@ def remove_stale_tmp(out: Path, specs: Sequence[RunSpec]) -> None:
 
 LOCK_NAME = ".mjsim.lock"
 
+#: directories whose lock this process keeps from one run to the next (keep_lock), and the
+#: descriptor holding it once the first run has taken it
+_KEEP: dict[str, int | None] = {}
+
+
+def _lock_key(out: Path) -> str:
+    return os.path.realpath(out)
+
 
 @contextlib.contextmanager
 def directory_lock(out: Path):
@@ -152,7 +160,8 @@ def directory_lock(out: Path):
 
     A second run into the same directory is refused at once (it does not wait) with a line
     naming the process that holds the lock. The kernel drops the lock when its holder dies
-    (even by SIGKILL), so a crashed run never leaves the directory locked.
+    (even by SIGKILL), so a crashed run never leaves the directory locked. Inside
+    keep_lock(DIR) the lock is kept when the run ends, for the next step of the same search.
     """
     try:
         import fcntl
@@ -161,8 +170,13 @@ def directory_lock(out: Path):
         return
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    key = _lock_key(out)
+    if _KEEP.get(key) is not None:      # taken by an earlier step of this search
+        yield
+        return
     path = out / LOCK_NAME
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    kept = False
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -172,9 +186,58 @@ def directory_lock(out: Path):
                              f"finish, or choose another --out") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+        if key in _KEEP:
+            _KEEP[key] = fd
+            kept = True
         yield
     finally:
-        os.close(fd)   # releases the lock
+        if not kept:
+            os.close(fd)   # releases the lock
+
+
+@contextlib.contextmanager
+def keep_lock(out: Path):
+    """A search that runs step after step into DIR (balance, --precision) keeps the lock its
+    first step takes until the last ends: between steps another run could otherwise take
+    the directory, and the search would be refused halfway. The lock is first taken by a
+    step, after its input was checked, so a refused search leaves nothing behind."""
+    key = _lock_key(out)
+    if key in _KEEP:                    # nested: the outer search keeps it
+        yield
+        return
+    _KEEP[key] = None
+    try:
+        yield
+    finally:
+        fd = _KEEP.pop(key, None)
+        if fd is not None:
+            os.close(fd)
+
+
+def live_writer(out: Path) -> str | None:
+    """Who is writing DIR now ("pid 123"), if another process holds its lock; else None. A
+    reader asks before it lists the chunks: a run writes each chunk's files one by one, so a
+    listing taken meanwhile can hold a chunk's wins without its hands."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    try:
+        fd = os.open(Path(out) / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+            return None if holder == f"pid {os.getpid()}" else holder
+        except OSError:
+            return None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
 
 
 QUARANTINE = "quarantine"

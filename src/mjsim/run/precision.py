@@ -122,6 +122,9 @@ def _allow_growth(out: Path, spec) -> None:
             return
         data = runner.read_manifest(out)
         data["variants"][spec.variant]["hands"] = spec.hands
+        # not complete until the run has played them: a kill before it rewrites the manifest
+        # leaves an incomplete dataset (report says so), not one that lacks hands it records
+        data["variants"][spec.variant]["complete"] = False
         runner.write_atomic(Path(out) / "manifest.json",
                             (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
 
@@ -136,6 +139,7 @@ def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, re
     """
     from mjsim.run import runner
     from mjsim.analysis import stats
+    from mjsim.dataset.storage import keep_lock
 
     chunk = spec.chunk
     if max_hands < chunk:
@@ -149,15 +153,16 @@ def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, re
                          f"choose another --out")
     hands = max(chunk, recorded)
     results = []
-    while True:
-        step = replace(spec, hands=hands)
-        _allow_growth(out, step)
-        results.append(run_step(step) if run_step is not None else runner.run(step, out, **run_options))
-        st = stats.variant_stats(out, step.variant)
-        widths = halfwidths(st, targets)
-        met = all(widths[t.name] <= t.halfwidth for t in targets)
-        if report is not None:
-            report(hands, widths)
-        if met or hands >= cap:
-            return step, st, widths, met, results
-        hands = _next_hands(hands, chunk, widths, targets, cap)
+    with keep_lock(out):        # no other run takes the directory between two steps
+        while True:
+            step = replace(spec, hands=hands)
+            _allow_growth(out, step)
+            results.append(run_step(step) if run_step is not None else runner.run(step, out, **run_options))
+            st = stats.variant_stats(out, step.variant)
+            widths = halfwidths(st, targets)
+            met = all(widths[t.name] <= t.halfwidth for t in targets)
+            if report is not None:
+                report(hands, widths)
+            if met or hands >= cap:
+                return step, st, widths, met, results
+            hands = _next_hands(hands, chunk, widths, targets, cap)

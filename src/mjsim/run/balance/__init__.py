@@ -157,6 +157,7 @@ def balance(base, varies: Sequence[Vary], targets: Sequence[Target], *, players=
     `hands`: the most hands of any candidate. `run_step(spec)` plays one candidate's step
     (default: mjsim.runner.run(spec, out, **run_options))."""
     from mjsim.run import runner
+    from mjsim.dataset.storage import keep_lock
 
     varies, targets = list(varies), list(targets)
     if not varies:
@@ -171,18 +172,19 @@ def balance(base, varies: Sequence[Vary], targets: Sequence[Target], *, players=
     ev = SimulationEvaluator(base, varies, targets, players=players, out=Path(out), seed=seed,
                              session_hands=session_hands, chunk=chunk, run_step=run_step,
                              label_suffix=label_suffix, progress=progress, chunk_from_hands=chunk_from_hands)
-    if len(varies) == 1 and len(targets) == 1 and varies[0].kind != "choice":
-        lo, hi = varies[0].positions
-        preferred = _position_of(varies[0], base)
-        result = search_1d(ev, targets[0], lo, hi, start=start, cap=cap, chunk=chunk, preferred=preferred,
-                           show=lambda p: _show(varies[0].value(p)))
-    elif len(varies) == 1 and varies[0].kind == "choice":
-        result = search_choices(ev, targets, len(varies[0].choices), hands=cap)
-    else:
-        if any(v.kind == "choice" for v in varies):
-            raise ValueError("--vary with a list of choices: only one --vary at a time")
-        spaces = [(v.name, *v.positions) for v in varies]
-        result = search_optuna(ev, targets, spaces, hands=cap, trials=trials, seed=seed)
+    if any(v.kind == "choice" for v in varies) and len(varies) > 1:
+        raise ValueError("--vary with a list of choices: only one --vary at a time")
+    with keep_lock(out):        # no other run takes the directory between two steps
+        if len(varies) == 1 and len(targets) == 1 and varies[0].kind != "choice":
+            lo, hi = varies[0].positions
+            preferred = _position_of(varies[0], base)
+            result = search_1d(ev, targets[0], lo, hi, start=start, cap=cap, chunk=chunk, preferred=preferred,
+                               show=lambda p: _show(varies[0].value(p)))
+        elif len(varies) == 1 and varies[0].kind == "choice":
+            result = search_choices(ev, targets, len(varies[0].choices), hands=cap)
+        else:
+            spaces = [(v.name, *v.positions) for v in varies]
+            result = search_optuna(ev, targets, spaces, hands=cap, trials=trials, seed=seed)
     return Balance(ev.players, varies, targets, result, ev)
 
 
