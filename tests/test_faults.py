@@ -532,15 +532,15 @@ def test_files_get_the_mode_the_umask_allows(fake, tmp_path, umask, mode):
 
 
 def test_an_interrupt_outside_a_run_says_so(capsys, monkeypatch):
-    """Ctrl-C in a command without a chunk loop (here the arena) ends with exit 130 and a
-    line saying so; typer's own handling prints nothing."""
-    from mjsim.run import arena
+    """Ctrl-C in a command without a chunk loop (here `hand`; the arena has a line of its
+    own) ends with exit 130 and a line saying so; typer's own handling prints nothing."""
+    from mjsim.cli import evaluate
 
     def interrupted(*a, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(arena, "run_arena", interrupted)
-    code, _, err = cli(capsys, "arena", "random", "--baseline", "greedy", "--deals", "8", "--no-progress")
+    monkeypatch.setattr(evaluate, "_hand_facts", interrupted)
+    code, _, err = cli(capsys, "hand", "11m")
     assert code == 130
     from mjsim.cli.app import INTERRUPTED_OUTSIDE_A_RUN
 
@@ -569,6 +569,43 @@ def test_an_interrupt_while_loading_says_so(capsys, monkeypatch):
     assert code == 130
     out, err = capsys.readouterr()
     assert out == "" and err == mjsim.cli.INTERRUPTED_WHILE_LOADING + "\n"
+
+
+def test_sigterm_while_loading_says_so_too(tmp_path):
+    """SIGTERM (kill, a batch system) while the modules load ended mjsim at once, exit 143
+    with no line; it now ends as Ctrl-C does there, and the handler before is restored.
+    In a subprocess: a regression must fail this test, not terminate pytest."""
+    script = tmp_path / "term.py"
+    script.write_text(
+        "import importlib.abc, os, signal, sys\n"
+        "import mjsim.cli\n"
+        "class TerminateTheApp(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'mjsim.cli.app':\n"
+        "            os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, TerminateTheApp())\n"
+        "code = mjsim.cli.main(['--help'])\n"
+        "assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL\n"
+        "sys.exit(code)\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(mjsim.__file__).parent.parent)}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 130, (done.returncode, done.stderr)
+    assert done.stdout == "" and done.stderr == mjsim.cli.INTERRUPTED_WHILE_LOADING + "\n"
+
+
+def test_an_interrupted_arena_says_it_keeps_nothing(capsys, monkeypatch):
+    """The arena keeps no chunks on disk: its interrupt line says to run it again, not the
+    generic line about simulate, sweep and balance resuming."""
+    from mjsim.cli import players as players_cli
+    from mjsim.run import arena
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(arena, "run_arena", interrupted)
+    code, _, err = cli(capsys, "arena", "greedy", "--deals", 4, "--workers", 1, "--no-progress")
+    assert code == 130 and one_line(err) == players_cli.ARENA_INTERRUPTED
 
 
 def test_the_command_loads_its_modules_where_an_interrupt_is_caught():

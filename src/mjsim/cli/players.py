@@ -6,7 +6,10 @@ from typing import Optional
 
 import typer
 
-from mjsim.cli.common import _RUN_HELP, _check_outputs, _hands_bar, app, console, err, load_rules
+from mjsim.cli.common import _RUN_HELP, InterruptSaid, _check_outputs, _hands_bar, app, console, err, load_rules
+
+ARENA_INTERRUPTED = ("interrupted: the arena keeps no partial result; the same command plays the same deals "
+                     "again from the start")
 
 
 
@@ -30,9 +33,14 @@ def arena(
     _check_outputs(tables=(None, json_out))
     r = load_rules(rules, settings)
     ch, base = arena_mod.parse_player(challenger), arena_mod.parse_player(baseline)
-    with _hands_bar(progress, f"{ch} vs 3x {base}") as advance:
-        result = arena_mod.run_arena(r, ch, base, deals=deals, seed=seed, workers=workers, chunk=chunk,
-                                     progress=advance)
+    try:
+        with _hands_bar(progress, f"{ch} vs 3x {base}") as advance:
+            result = arena_mod.run_arena(r, ch, base, deals=deals, seed=seed, workers=workers, chunk=chunk,
+                                         progress=advance)
+    except KeyboardInterrupt:
+        # not the generic line: an arena keeps nothing on disk to resume from
+        err.print(ARENA_INTERRUPTED, highlight=False, markup=False)
+        raise InterruptSaid from None
     for line in arena_mod.format_lines(result):
         console.print(line, highlight=False, markup=False, soft_wrap=True)
     if json_out is not None:
