@@ -192,3 +192,8 @@ def test_a_grown_manifest_is_incomplete_until_the_step_has_played(fake, tmp_path
     assert entry["hands"] == 1600 and entry["complete"] is False
     code, text, err = cli(capsys, "report", out, "--no-html")
     assert code == 0 and "INCOMPLETE" in text
+    # query has no header to say it in: one note on stderr, the rows on stdout as ever
+    code, text, err = cli(capsys, "query", out, "SELECT count(*) AS n FROM hands", "--csv")
+    assert code == 0 and text == "n\n800\n"
+    assert one_line(err) == (f"note: {out} is incomplete (variant wanzai: an interrupted run); the query read "
+                             "the chunks it holds, and resuming the run adds the rest")

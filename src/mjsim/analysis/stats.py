@@ -530,6 +530,11 @@ def variants(root: str | Path) -> list[str]:
     return listed + [v for v in on_disk if v not in listed]
 
 
+def incomplete_variants(root: str | Path) -> list[str]:
+    """The variants the manifest records as not complete (an interrupted run's)."""
+    return sorted(name for name, entry in _manifest(Path(root)).items() if not entry.get("complete", True))
+
+
 def _manifest(root: Path) -> dict:
     """The manifest's variants ({} without a manifest); OSError naming a damaged one."""
     from mjsim.dataset.manifest import read_manifest

@@ -172,6 +172,12 @@ def query(
     if csv and json_rows:
         raise ValueError("--csv and --json: choose one")
     columns, rows = stats.query(directory, sql, verify=verify)
+    unfinished = stats.incomplete_variants(directory)
+    if unfinished:
+        # report shows INCOMPLETE in its header; a query has none, so say it here
+        err.print(f"note: {directory} is incomplete (variant {', '.join(unfinished)}: an interrupted run); "
+                  f"the query read the chunks it holds, and resuming the run adds the rest",
+                  highlight=False, markup=False, soft_wrap=True)
     if json_rows:
         _print_query_json(columns, rows)
     elif csv:
