@@ -187,3 +187,38 @@ def test_ev_style_search_resumes_from_its_file(tmp_path):
     other = subprocess.run(args[:3] + ["5"] + args[4:] + ["--points", "0"], capture_output=True, text=True,
                            check=True).stdout
     assert "0 points already" in other and "point 0:" in other
+
+
+def test_interval_coverage_prints_sane_tables(tmp_path):
+    """bench/interval_coverage.py (docs/statistics.md, "Do the intervals cover?"), tiny: one
+    coverage row per shown measure and set, each coverage inside its Clopper-Pearson interval;
+    the seat means' truth is the theory's 0; the false-positive table ends with the
+    family-wise row; the no-op rule change plays every hand identically and tests nothing;
+    and the JSON agrees. No coverage figure is asserted (at this size they mean nothing)."""
+    import json
+
+    script, out_json = BENCH / "interval_coverage.py", tmp_path / "coverage.json"
+    out = subprocess.run([sys.executable, str(script), "--truth-hands", "3200", "--runs", "4", "--sets", "10x16,2x16",
+                          "--paired", "2", "--noop", "1", "--data", str(tmp_path / "data"), "--json", str(out_json)],
+                         capture_output=True, text=True, check=True).stdout
+    assert "| measure | truth | source | 10×16 | 2×16 |" in out
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in out.split("## wanzai: false positives")[0].splitlines()
+            if re.match(r"^\| [a-z]", line) and not line.startswith("| measure |")}
+    assert rows["seat 0"][:2] == ["0", "theory: 0"] and rows["seat 0 wins"][1] == "large run, 4 seats pooled"
+    cells = [c for row in rows.values() for c in row[2:] if c not in ("-", "no interval")]
+    assert cells
+    for c in cells:
+        cov, lo, hi = map(float, re.match(r"^([\d.]+) \[([\d.]+), ([\d.]+)\]", c).groups())
+        assert 0 <= lo <= cov <= hi <= 1, c
+    assert re.search(r"^\| \*\*any Holm-adjusted p < 0\.05\*\* \| \d+/2 \[", out, re.M), out
+    noop = re.findall(r"^no-op change .*: (\d+) paired comparisons, (\d+) with every hand played identically, "
+                      r"(\d+) measures tested, (\d+) flagged$", out, re.M)
+    assert noop == [("1", "1", "0", "0")] * 2, out
+    data = json.loads(out_json.read_text())
+    assert [s["sessions"] for s in data["sets"]] == [10, 2] and data["truth"]["score / seat 0"]["value"] == 0
+    for s in data["sets"]:
+        assert s["unpaired"]["comparisons"] == 2 and s["paired_wall_model"]["comparisons"] == 2
+        for c in s["coverage"].values():
+            assert c["runs"] + c["no_interval"] == 4
+    assert not any((tmp_path / "data").glob("run-*")), "runs are deleted once used"
