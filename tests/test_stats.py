@@ -549,3 +549,60 @@ def test_two_sessions_that_differ_alike_are_no_exact_difference(tmp_path):
             assert c.ci[0] < c.diff < c.ci[1], (c.section, c.name, c.ci)
         if c.tested and c.diff != 0:
             assert c.ci[0] < c.ci[1], (c.section, c.name, c.ci)
+
+
+
+def _fake_sessions(root: Path, simulator: str, seed: int, session_hands: int) -> Path:
+    """Two sessions of the fake game, `session_hands` hands each."""
+    from mjsim.run import runner
+
+    spec = runner.make_spec(WANZAI, hands=2 * session_hands, chunk=2 * session_hands, session_hands=session_hands,
+                            seed=seed)
+    runner.run(spec, root, workers=1, progress=False, simulator=simulator)
+    return root
+
+
+def _won_per_session(root: Path) -> list[int]:
+    table = ds.dataset(root / "hands", partitioning="hive").to_table(columns=["session", "n_winners"]).to_pandas()
+    return (table["n_winners"] > 0).groupby(table["session"]).sum().tolist()
+
+
+def test_sessions_that_differ_alike_by_rounding_are_no_exact_difference(tmp_path):
+    """Two sessions of 30 hands won 24 and 21 times on one side, 17 and 14 on the other: they
+    differ alike (7 each), so the paired difference has no variance between sessions. The
+    residuals e = y - r n left about 1e-15 each (r = 45/60 and 31/60 are no binary fractions),
+    and the difference was tested against that rounding error and flagged; it is 'no
+    variance between sessions', not tested."""
+    a = _fake_sessions(tmp_path / "a", "fake_game:simulate_chunk", 157, 30)
+    b = _fake_sessions(tmp_path / "b", "fake_game:simulate_chunk_few_wins", 157, 30)
+    assert _won_per_session(a) == [24, 21] and _won_per_session(b) == [17, 14]
+    win = next(c for c in stats.compare(stats.variant_stats(a), stats.variant_stats(b))
+               if (c.section, c.name) == ("outcome", "win"))
+    assert win.paired and win.diff == pytest.approx(-7 / 30)
+    assert win.note == stats.NO_VARIANCE and not win.tested and not win.significant
+    assert all(math.isnan(x) for x in win.ci)
+
+
+def test_sessions_that_share_one_ratio_have_no_clustered_variance(tmp_path):
+    """Two sessions of 70 hands with 47 wins each: the clustered variance of the win rate is 0
+    exactly (its standard error was 1e-16, from rounding of 47 - (94/140) x 70)."""
+    a = _fake_sessions(tmp_path / "a", "fake_game:simulate_chunk", 60, 70)
+    assert _won_per_session(a) == [47, 47]
+    win = next(r for r in stats.variant_stats(a).rates if r.key == ("outcome", "win"))
+    assert win.se == 0.0
+
+
+def test_a_mean_whose_sessions_agree_has_no_interval():
+    """A mean whose units vary but whose sessions all agree (two sessions of 64 hands with two
+    concealed kongs each) has a clustered standard error of 0: that is no exact mean, so no
+    interval (it was [m, m], which bench/interval_coverage.py found missing the truth in 30
+    of 100 runs of two sessions). A mean without spread (every unit alike) keeps [m, m]; so
+    does one whose spread is not recorded (pattern points)."""
+    varied = stats.Mean("kongs", "concealed kongs per hand", 128, 2 / 64, 0.18, 0.0, 1.0, se=0.0, df=1)
+    assert all(math.isnan(x) for x in varied.ci)
+    assert stats.Mean("pattern points", "shisanlan", 9, 2.0, 0.0, se=0.0, df=1).ci == (2.0, 2.0)
+    assert stats.Mean("pattern points", "pinghu", 9, 1.5, math.nan, se=0.0, df=1).ci == (1.5, 1.5)
+    row = _variant("v", means=[varied], sessions=2).frame().iloc[0]
+    assert math.isnan(row["ci_low"]) and row["method"] == "none: no spread between sessions"
+    spread = stats.Mean("kongs", "concealed kongs per hand", 128, 2 / 64, 0.18, se=0.01, df=1)
+    assert spread.ci[0] < spread.mean < spread.ci[1]

@@ -525,13 +525,28 @@ def _frame_part(f: HandFrame, game: str) -> _Part:
         yg, ng = g(d.y), g(d.n)
         y_total, n_total = float(yg.sum()), part.n[d.n][0]
         r = y_total / n_total if n_total else 0.0
-        e = yg - r * ng
+        e = _snap(yg - r * ng, np.abs(yg) + abs(r) * ng)
         part.y[d.key] = (y_total, r, _dot(e, e), _dot(e, ng))
         if d.kind == "mean" and d.sq:
             lo, hi = f[d.lo], f[d.hi]
             part.moments[d.key] = (float(f[d.sq].sum()), _nan_extreme(np.nanmin, lo), _nan_extreme(np.nanmax, hi))
     part.counts = _chunk_counts(f, starts)
     return part
+
+
+#: a per-session residual within this many units in the last place of the terms it was
+#: computed from is rounding error (real residuals of integer-valued sums are far larger)
+_ROUNDING = 8 * float(np.finfo(np.float64).eps)
+
+
+def _snap(e: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Per-session residuals `e` with those that are rounding error of terms of magnitude
+    `size` set to exact zeros. Sessions that share one ratio (two sessions of 28 wins in
+    100 hands: r = 0.28 is no binary fraction) leave e = y - r n of about 1e-15, and the
+    sum of their squares is no variance: it was taken for one (a standard error of 1e-17,
+    and a paired difference whose two sessions differ alike flagged at p = 1e-14 instead of
+    "no variance between sessions")."""
+    return np.where(np.abs(e) <= _ROUNDING * size, 0.0, e)
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -740,9 +755,11 @@ def _paired_part(fa: HandFrame, fb: HandFrame, defs: Sequence, lists: M.Lists) -
         Na, Nb, Ya, Yb = float(na.sum()), float(nb.sum()), float(ya.sum()), float(yb.sum())
         ra = Ya / Na if Na else 0.0
         rb = Yb / Nb if Nb else 0.0
-        ea, eb = ya - ra * na, yb - rb * nb
-        # (e_a, N_a, e_b - e_a, N_b - N_a): identical sides give exact zeros, hence an exact 0 variance
-        v = np.stack([ea, na, eb - ea, nb - na])
+        size_a, size_b = np.abs(ya) + abs(ra) * na, np.abs(yb) + abs(rb) * nb
+        ea, eb = _snap(ya - ra * na, size_a), _snap(yb - rb * nb, size_b)
+        # (e_a, N_a, e_b - e_a, N_b - N_a): identical sides give exact zeros, hence an exact 0
+        # variance; so do sessions that all differ alike (e_b - e_a is then rounding error only)
+        v = np.stack([ea, na, _snap(eb - ea, size_a + size_b), nb - na])
         up = down = None
         if d.binary:
             hya, hyb = fa[d.y], fb[d.y]

@@ -221,6 +221,10 @@ class Mean:
         se, df = self._se_df()
         if not (df >= 1) or self.mean is None or not math.isfinite(se):
             return (math.nan, math.nan)
+        if se == 0 and self.sd > 0:
+            # units that vary but sessions that all agree (two sessions of 64 hands with two
+            # concealed kongs each): no spread between sessions to measure, not an exact mean
+            return (math.nan, math.nan)
         half = float(student.ppf(1 - ALPHA / 2, df)) * se
         return self.mean - half, self.mean + half
 
@@ -268,10 +272,12 @@ class VariantStats:
                          "max": math.nan, "method": rate_method})
         for m in self.means:
             lo, hi = m.ci
+            se = m._se_df()[0]
+            method = "none: no spread between sessions" if clustered and se == 0 and m.sd > 0 else mean_method
             rows.append({"variant": self.variant, "section": m.section, "measure": m.name, "chinese": chinese(m.name),
                          "kind": "mean", "unit": m.unit, "estimate": m.mean, "ci_low": lo, "ci_high": hi,
-                         "count": math.nan, "n": m.n, "se": m._se_df()[0], "sd": m.sd, "min": m.min,
-                         "max": m.max, "method": mean_method})
+                         "count": math.nan, "n": m.n, "se": se, "sd": m.sd, "min": m.min,
+                         "max": m.max, "method": method})
         return pd.DataFrame(rows)
 
     def _repr_html_(self) -> str:     # a notebook shows the table
