@@ -551,7 +551,6 @@ def test_two_sessions_that_differ_alike_are_no_exact_difference(tmp_path):
             assert c.ci[0] < c.ci[1], (c.section, c.name, c.ci)
 
 
-
 def _fake_sessions(root: Path, simulator: str, seed: int, session_hands: int) -> Path:
     """Two sessions of the fake game, `session_hands` hands each."""
     from mjsim.run import runner
