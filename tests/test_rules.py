@@ -235,6 +235,20 @@ def test_override_lists_and_conversions(wanzai, anhua):
     assert anhua.with_overrides(instant_win_categories=[])["instant_win_categories"] == ()
 
 
+def test_override_numpy_numbers_are_plain_numbers(wanzai, anhua):
+    """A sweep over np.arange(...) passes numpy scalars: they are numbers like any other."""
+    import numpy as np
+
+    r = anhua.with_overrides(birds=np.int64(2), **{"multipliers.qingyise": np.uint8(4)})
+    assert r == anhua.with_overrides(birds=2, **{"multipliers.qingyise": 4})
+    assert type(r["birds"]) is int and r.hash == anhua.with_overrides(birds=2, multipliers={"qingyise": 4}).hash
+    w = wanzai.with_overrides(piao=[np.int32(1), 2, 1, 0], fire=[np.float32(0.5), 0, 1, np.float64(0.25)])
+    assert w["piao"] == (1, 2, 1, 0) and w["fire"] == (0.5, 0.0, 1.0, 0.25)
+    assert all(type(f) is float for f in w["fire"])
+    with pytest.raises(RulesError, match=r"key .birds.: expected an integer 0\.\.10, got np.True_"):
+        anhua.with_overrides(birds=np.True_)
+
+
 def test_override_chain_and_back_to_default(anhua):
     r = anhua.with_overrides(birds=2).with_overrides(score_cap=64)
     assert r.source == "anhua (shipped) + override"

@@ -21,6 +21,7 @@ import functools
 import hashlib
 import json
 import math
+import numbers
 import os
 import types
 from collections.abc import Mapping
@@ -175,8 +176,10 @@ class _Int(_Spec):
         self.desc, self.plural = f"an integer{rng}", f"integers{rng}"
 
     def check(self, value, key):
-        if isinstance(value, bool) or not isinstance(value, int):  # bool is not an int here
+        # bool is not an int here; a numpy integer is (stored as int)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise self.fail(value, key, True)
+        value = int(value)
         if value < self.lo or (self.hi is not None and value > self.hi):
             raise self.fail(value, key, False)
         return value
@@ -188,7 +191,7 @@ class _Prob(_Spec):
     desc, plural = "a number 0..1", "numbers 0..1"
 
     def check(self, value, key):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):   # numpy numbers too
             raise self.fail(value, key, True)
         if not 0.0 <= value <= 1.0:  # also rejects nan
             raise self.fail(value, key, False)
@@ -219,8 +222,10 @@ class _FirstDealer(_Spec):
     desc, plural = 'a seat 0..3 or "random"', 'seats 0..3 or "random"'
 
     def check(self, value, key):
-        if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3):
+        if isinstance(value, str) and value == "random":
             return value
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= value <= 3:
+            return int(value)
         raise self.fail(value, key, True)
 
 
