@@ -550,6 +550,33 @@ def test_python_player_errors_surface_as_exceptions():
         game.play(rules, players=(Builtin("gredy"), "greedy", "greedy", "greedy"))
 
 
+class Answers(Player):
+    """Plays greedy's decisions, answered in the given shapes."""
+
+    def __init__(self, turn=lambda a: a, claim=lambda a: a):
+        self.shape_turn, self.shape_claim = turn, claim
+
+    def turn(self, view, options):
+        return self.shape_turn(view.builtin("greedy"))
+
+    def claim(self, view, tile, options):
+        return self.shape_claim(view.builtin("greedy"))
+
+
+def test_python_player_answers_numpy_indices_and_is_told_what_a_bad_answer_was():
+    rules = Rules.load("wanzai")
+    seats = ("greedy",) * 4
+    native = game.simulate_chunk(rules, seats, seed=1, start=0, count=8)
+    # a claim picked with np.argmax (a numpy integer) and a discard kind read off a numpy array
+    numpy_answers = Answers(turn=lambda a: [a[0], np.int64(a[1])],
+                            claim=lambda a: None if a is None else np.intp(a))
+    mine = game.simulate_chunk(rules, (numpy_answers,) * 4, seed=1, start=0, count=8)
+    assert all(np.array_equal(a[k], b[k]) for a, b in zip(native, mine) for k in a)
+    for bad in (None, 5, "discard"):
+        with pytest.raises(ValueError, match=r"seat 0: turn\(\) returned .*, not one of \[\('discard'"):
+            game.play(rules, seed=1, players=(Answers(turn=lambda a, bad=bad: bad), "greedy", "greedy", "greedy"))
+
+
 # ------------------------------------------------------------------ parameters with non-default values
 
 @pytest.mark.parametrize("base", [1, 2, 5])

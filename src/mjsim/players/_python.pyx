@@ -8,6 +8,7 @@ so a Python wrapper of a built-in plays the identical hand.  An exception inside
 player stops the hand and is re-raised by NativeGame.
 """
 from libc.string cimport memset, memcpy
+from numbers import Integral
 
 from mjsim.core._state cimport (HandState, GameConfig, Call, CALL_CHOW, SRC_DRAW, PLAYER_PYTHON,
                                 WIN_DISCARD)
@@ -265,9 +266,10 @@ cdef int python_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
         else:
             options += [("discard", k) for k in range(34) if st.seat[s].hand[k]]
         try:
-            choice = tuple(_player(st, s).turn(view, options))
-            if choice not in options:
+            choice = _player(st, s).turn(view, options)
+            if not isinstance(choice, (tuple, list)) or tuple(choice) not in options:
                 raise ValueError(f"seat {s}: turn() returned {choice!r}, not one of {options}")
+            choice = options[options.index(tuple(choice))]   # its own ints, not the answer's
         except BaseException as e:
             _fail(st, e)
             choice = options[len(options) - 1]   # (wraparound is off in this module)
@@ -286,8 +288,11 @@ cdef int python_call(HandState* st, int s, int tile, const Call* calls, int n) n
                    for i in range(n)]
         try:
             pick = _player(st, s).claim(view, tile, options)
-            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < n):
-                raise ValueError(f"seat {s}: claim() returned {pick!r}; expected None or an index 0..{n - 1}")
+            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, Integral) or not 0 <= pick < n):
+                raise ValueError(f"seat {s}: claim() returned {pick!r}; expected None or an index 0..{n - 1} "
+                                 f"into options {options}")
+            if pick is not None:
+                pick = int(pick)       # a numpy integer too (np.argmax over the options)
         except BaseException as e:
             _fail(st, e)
             pick = None
