@@ -546,6 +546,8 @@ def test_python_player_errors_surface_as_exceptions():
         game.simulate_chunk(rules, (Broken(), "greedy", "greedy", "greedy"), seed=1, start=0, count=3)
     with pytest.raises(ValueError, match="turn/claim/win"):
         game.play(rules, players=(object(), "greedy", "greedy", "greedy"))
+    with pytest.raises(ValueError, match=r"seat 1: a Python player is an instance, not the class: pass Illegal\(\)"):
+        game.play(rules, players=("greedy", Illegal, "greedy", "greedy"))
     with pytest.raises(ValueError, match=r"unknown built-in player 'gredy' \(built-ins: random, greedy"):
         game.play(rules, players=(Builtin("gredy"), "greedy", "greedy", "greedy"))
 

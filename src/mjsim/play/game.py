@@ -205,6 +205,9 @@ def _build_native(rules: Rules, players) -> _core.NativeGame:
                     opts[i] = searchplayer.player_opts(rules.game, options)
             elif options or name in ALIASES:
                 opts[i] = evplayer.player_opts(rules.game, options, name)
+        elif isinstance(player, type):
+            raise ValueError(f"seat {i}: a Python player is an instance, not the class: pass {player.__name__}(), "
+                             f"not {player.__name__}")
         elif all(callable(getattr(player, m, None)) for m in ("turn", "claim", "win")):
             codes.append(player)  # a Python player (mjsim.players.Player protocol)
         else:
