@@ -87,6 +87,35 @@ def test_the_example_notebook_answers_the_three_questions(tmp_path):
     assert any("mjsim balance" in c.source for c in nb.cells if c.cell_type == "markdown")
 
 
+def test_every_python_name_the_docs_quote_exists():
+    """A name such as `mjsim.analysis.stats.query` or `mjsim.evaluate(` in README or the guides
+    imports (the dataset guide's file-metadata keys, `mjsim.seed` and the rest, are not
+    Python names)."""
+    import importlib
+
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    missing = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if page.name == "dataset.md":
+            before, _, after = text.partition("Every file's metadata holds")
+            text = before + after.split("```python", 1)[-1]
+        for name in sorted(set(re.findall(r"`(mjsim(?:\.\w+)+)[`(]", text))):
+            parts = name.split(".")
+            for i in range(len(parts), 0, -1):
+                try:
+                    obj = importlib.import_module(".".join(parts[:i]))
+                except ImportError:
+                    continue
+                try:
+                    for part in parts[i:]:
+                        obj = getattr(obj, part)
+                except AttributeError:
+                    missing.append(f"{page.relative_to(ROOT)}: {name}")
+                break
+    assert not missing, missing
+
+
 def test_the_rules_specification_copy_is_the_shared_one():
     """docs/rules-spec.md is RULES.md as shipped with the repository; where the shared
     original sits beside the repository (the development machines), they must match."""
