@@ -212,7 +212,7 @@ def test_unknown_rules_key_gets_did_you_mean():
         with pytest.raises(RulesError) as e:
             mjsim.Rules.load(game, **{key: 2})
         assert f"did you mean '{near}'?" in str(e.value)
-    assert "that is a wanzai key" in str(e.value)
+    assert "that key belongs to the wanzai rules" in str(e.value)
     with pytest.raises(RulesError, match="known keys: rules, base"):      # nothing near: the list
         mjsim.Rules.load("anhua", zzzz=1)
 

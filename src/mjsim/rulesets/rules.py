@@ -361,7 +361,7 @@ def _unknown_key(source: str, game: str, dotted: str) -> RulesError:
         hint = f"did you mean '{near}'?"
     else:
         other = next(((g, k) for g in SHIPPED if g != game for k in [_nearest_key(g, dotted)] if k), None)
-        hint = (f"did you mean '{other[1]}'? that is a {other[0]} key; this rule set has rules = \"{game}\""
+        hint = (f"did you mean '{other[1]}'? that key belongs to the {other[0]} rules; this rule set has rules = \"{game}\""
                 if other else f"known keys: {', '.join(schema)}")
     return RulesError(f"{source}: unknown key '{dotted if '.' in dotted else top}' ({hint})", source, top)
 
