@@ -146,7 +146,9 @@ def check_chunk(chunk: int, session_hands: int) -> int:
 def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HANDS,
               session_hands: int = DEFAULT_SESSION_HANDS, seed: int = 0, chunk: int | None = None,
               label: str = "", swept: Sequence[tuple[str, object]] = (), population: str = "") -> RunSpec:
-    """A validated RunSpec; every bad value raises ValueError naming it."""
+    """A validated RunSpec; every bad value raises ValueError naming it. Player names are
+    checked for their form and options here, and for being known by `runner.run`, which
+    asks the game that will play them (a test's fake game knows other names)."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a mjsim.Rules, got {type(rules).__name__}")
     players = parse_players(players)
