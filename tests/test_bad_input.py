@@ -171,3 +171,27 @@ def test_an_empty_dataset_directory_is_refused_not_read_as_the_current_one(capsy
     assert one_line(err).startswith(f"error: Invalid value for '{name}': an empty path names no directory; "
                                     "give the dataset directory")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_api_inputs_an_audit_found_read_loosely():
+    """Python API input a 2026-12-06 audit found answered by a stray TypeError or read by
+    truth: self_draw="no" was a self-draw; melds=None failed inside the parser;
+    runner.run("wanzai", ...) failed on an attribute."""
+    import numpy as np
+
+    import mjsim
+    from mjsim.run import runner
+
+    w = mjsim.Rules.load("wanzai")
+    hand = "123m456m789m123p55s"
+    with pytest.raises(TypeError, match=r"self_draw must be True or False, got 'no'"):
+        mjsim.evaluate(w, hand, self_draw="no")
+    with pytest.raises(TypeError, match=r"self_draw must be True or False, got 1"):
+        mjsim.evaluate(w, hand, self_draw=1)
+    assert mjsim.evaluate(w, hand, self_draw=np.bool_(False)) == mjsim.evaluate(w, hand, self_draw=False)
+    assert mjsim.evaluate(w, hand, melds=None) == mjsim.evaluate(w, hand)
+    with pytest.raises(TypeError, match=r"runner.run takes RunSpecs .* got str 'wanzai'"):
+        runner.run("wanzai", "never-made")
+    with pytest.raises(TypeError, match=r"got str 'greedy'"):
+        runner.run([runner.make_spec(w, hands=16), "greedy"], "never-made")
+    assert not os.path.exists("never-made")

@@ -147,11 +147,18 @@ def wild_tiles(indicator: int) -> tuple[int, int]:
     return indicator, (indicator + 1 if indicator % 9 != 8 else indicator - 8)
 
 
+def _check_self_draw(self_draw) -> None:
+    """True or False (a numpy bool too): any other value was read by truth, so "no" meant a
+    self-draw."""
+    if not isinstance(self_draw, (bool, np.bool_)):
+        raise TypeError(f"self_draw must be True or False, got {self_draw!r}")
+
+
 def _prepare(rules: Rules, hand, melds, wild, sizes: tuple[int, ...]):
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a mjsim.Rules (use mjsim.Rules.load('wanzai')), got {type(rules).__name__}")
     kinds = _kinds(hand, "hand")
-    ms = parse_melds(rules.game, melds)
+    ms = parse_melds(rules.game, () if melds is None else melds)
     for i, m in enumerate(ms):
         if m.kind == "chow" and m.tiles[0] >= 27 and not rules.get("honor_chow", False):
             raise TileError(f"meld #{i + 1}: {format_tiles(m.tiles)} is an honor chow, and honor_chow = false: "
@@ -177,6 +184,7 @@ def _prepare(rules: Rules, hand, melds, wild, sizes: tuple[int, ...]):
 def evaluate(rules: Rules, hand, melds=(), win_tile=None, self_draw: bool = True, wild=None, context=None) -> Evaluation:
     """Evaluate a complete hand: `hand` holds the concealed tiles including the winning tile."""
     counts, info, indicator = _prepare(rules, hand, melds, wild, (14,))
+    _check_self_draw(self_draw)
     if context is not None and context not in CONTEXTS:
         raise ValueError(f"unknown context {context!r} (expected None or one of {', '.join(CONTEXTS)})")
     if context == "gangshanghua" and not self_draw:
@@ -237,6 +245,7 @@ def evaluate_batch(rules: Rules, counts, self_draw: bool = True, wild=None):
     winning tile is taken not to be a wild.
     """
     arr, indicator = _batch_counts(rules, counts, (14,), wild)
+    _check_self_draw(self_draw)
     return _core.evaluate_batch(core_config(rules), arr, bool(self_draw), indicator)
 
 

@@ -343,7 +343,7 @@ def _win_factors(rules: Rules, pattern: int, props: int, points: int, kind: str,
 
 def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) * 4, log: bool = True,
          session_hands: int = 1, *, dealer: int | None = None, wall=None, dice: int | None = None) -> HandRecord:
-    """Play one Wanzai hand and return everything that happened.
+    """Play one hand of the rules' game (Wanzai or Anhua) and return everything that happened.
 
     With `session_hands` > 1 the hand's dealer and fire come from replaying the earlier
     hands of its session, as the simulator does.  `dealer`, `wall` and `dice` are test

@@ -131,9 +131,13 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
     Ctrl-C and RunFailed on an error mid-run (completed chunks stay in both cases), and
     whatever a worker raised otherwise. Holds DIR's lock for the whole run.
     """
-    specs = [specs] if isinstance(specs, RunSpec) else list(specs)
+    specs = [specs] if isinstance(specs, RunSpec) else list(specs) if isinstance(specs, (list, tuple)) else [specs]
     if not specs:
         raise ValueError("nothing to run")
+    wrong = next((s for s in specs if not isinstance(s, RunSpec)), None)
+    if wrong is not None:
+        raise TypeError(f"runner.run takes RunSpecs (runner.make_spec(Rules.load('wanzai'), ...) or "
+                        f"runner.sweep_specs), got {type(wrong).__name__} {wrong!r:.60}")
     if out is None or not str(out).strip():
         raise ValueError("--out is empty: give the output directory")
     if len({s.variant for s in specs}) != len(specs):
