@@ -206,6 +206,13 @@ class Mean:
     def key(self) -> tuple[str, str]:
         return (self.section, self.name)
 
+    @property
+    def sessions_agree(self) -> bool:
+        """Units that vary but sessions that all agree (two sessions of 64 hands with two
+        concealed kongs each): a clustered standard error of 0 that measures no spread,
+        so there is no interval, not an exact mean."""
+        return self._se_df()[0] == 0 and self.sd > 0
+
     def _se_df(self) -> tuple[float, float]:
         """The session-clustered standard error and its df; NaN when fewer than two sessions
         hold the measure (no interval then, rather than one that takes dependent hands as
@@ -221,9 +228,7 @@ class Mean:
         se, df = self._se_df()
         if not (df >= 1) or self.mean is None or not math.isfinite(se):
             return (math.nan, math.nan)
-        if se == 0 and self.sd > 0:
-            # units that vary but sessions that all agree (two sessions of 64 hands with two
-            # concealed kongs each): no spread between sessions to measure, not an exact mean
+        if self.sessions_agree:
             return (math.nan, math.nan)
         half = float(student.ppf(1 - ALPHA / 2, df)) * se
         return self.mean - half, self.mean + half
@@ -273,7 +278,7 @@ class VariantStats:
         for m in self.means:
             lo, hi = m.ci
             se = m._se_df()[0]
-            method = "none: no spread between sessions" if clustered and se == 0 and m.sd > 0 else mean_method
+            method = "none: no spread between sessions" if clustered and m.sessions_agree else mean_method
             rows.append({"variant": self.variant, "section": m.section, "measure": m.name, "chinese": chinese(m.name),
                          "kind": "mean", "unit": m.unit, "estimate": m.mean, "ci_low": lo, "ci_high": hi,
                          "count": math.nan, "n": m.n, "se": se, "sd": m.sd, "min": m.min,
@@ -499,7 +504,7 @@ def verify_pages(root: str | Path) -> int:
     from mjsim.analysis.chunkstats import verify_file
     from mjsim.dataset.schema import TABLES
 
-    files = [f for table in TABLES for f in sorted((Path(root) / table).glob("variant=*/*.parquet"))]
+    files = [f for table in TABLES for f in _table_files(Path(root), table)]
     for f in files:
         verify_file(f)
     return len(files)

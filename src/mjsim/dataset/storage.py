@@ -154,6 +154,11 @@ def _lock_key(out: Path) -> str:
     return os.path.realpath(out)
 
 
+def _lock_holder(fd: int) -> str:
+    """What the lock file says about the process holding it ("pid 123")."""
+    return os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+
+
 @contextlib.contextmanager
 def directory_lock(out: Path):
     """One writer per dataset: an exclusive flock on DIR/.mjsim.lock for the whole run.
@@ -181,7 +186,7 @@ def directory_lock(out: Path):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+            holder = _lock_holder(fd)
             raise ValueError(f"{out} is being written by another mjsim run ({holder}): wait for it to "
                              f"finish, or choose another --out") from None
         os.ftruncate(fd, 0)
@@ -230,7 +235,7 @@ def live_writer(out: Path) -> str | None:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+            holder = _lock_holder(fd)
             return None if holder == f"pid {os.getpid()}" else holder
         except OSError:
             return None

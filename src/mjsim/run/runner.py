@@ -26,7 +26,7 @@ import os
 import signal
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,7 +131,8 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
     Ctrl-C and RunFailed on an error mid-run (completed chunks stay in both cases), and
     whatever a worker raised otherwise. Holds DIR's lock for the whole run.
     """
-    specs = [specs] if isinstance(specs, RunSpec) else list(specs) if isinstance(specs, (list, tuple)) else [specs]
+    # one spec, or any iterable of them; a string or other single value is named below
+    specs = [specs] if isinstance(specs, (RunSpec, str)) or not isinstance(specs, Iterable) else list(specs)
     if not specs:
         raise ValueError("nothing to run")
     wrong = next((s for s in specs if not isinstance(s, RunSpec)), None)
