@@ -91,6 +91,24 @@ def test_same_result_for_any_workers_and_chunks(random_vs_greedy):
                                                                          b.opponents_stats)
 
 
+def test_search_arenas_come_in_short_chunks():
+    """A search table plays ~9 deals a second: its tasks hold about SLOW_CHUNK_SECONDS of
+    work, so progress moves and Ctrl-C is seen within seconds (the result does not depend
+    on the chunk, above)."""
+    from mjsim.run import spec as runspec
+
+    fast = arena._tables(arena.parse_player("random"), arena.parse_player("greedy"))
+    assert arena._default_chunk(WANZAI, fast, 600) == 600
+    assert arena._default_chunk(WANZAI, fast, 10_000) == arena.DEFAULT_CHUNK
+    slow = arena._tables(arena.parse_player("search"), arena.parse_player("ev"))
+    chunk = arena._default_chunk(WANZAI, slow, 600)
+    assert 1 <= chunk < 600
+    assert chunk == int(runspec.SLOW_CHUNK_SECONDS / runspec.seconds_per_hand(WANZAI, slow[0]))
+    # a search baseline: its all-baseline table is the slowest
+    assert arena._default_chunk(WANZAI, arena._tables(arena.parse_player("ev"), arena.parse_player("search")),
+                                600) < chunk
+
+
 def test_progress_counts_every_hand():
     seen = []
     arena.run_arena(WANZAI, "random", "random", deals=30, chunk=7, progress=lambda d, t: seen.append((d, t)))

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
@@ -171,6 +172,55 @@ def test_plan_chunks_keep_sessions_whole():
     # the default chunk is a whole number of sessions and never more than the run
     assert runner.make_spec(WANZAI, hands=96_000, session_hands=48).chunk == 19_968
     assert runner.make_spec(WANZAI, hands=64, session_hands=16).chunk == 64
+
+
+def test_search_players_get_chunks_of_seconds_not_hours():
+    """A search seat plays ~9 hands a second: a 20,000-hand chunk would be half an hour that
+    Ctrl-C waits for (one worker) and an interrupted run loses. Its chunks hold about
+    SLOW_CHUNK_SECONDS of work, in whole sessions, and fewer hands the more search seats."""
+    from mjsim.run import spec as runspec
+
+    assert runner.make_spec(WANZAI, players="ev", hands=100_000).chunk == 20_000
+    assert runner.make_spec(WANZAI, players="search:samples=0,ev,ev,ev", hands=100_000).chunk == 20_000
+    chunks = {}
+    for players in ("search,ev,ev,ev", "search,search,search,search", "search:samples=64,ev,ev,ev",
+                    "search:rollout=ev,ev,ev,ev"):
+        s = runner.make_spec(WANZAI, players=players, hands=100_000)
+        cost = runspec.seconds_per_hand(WANZAI, s.players)
+        assert s.chunk % 16 == 0 and 16 <= s.chunk <= runspec.SLOW_CHUNK_SECONDS / cost
+        assert s.chunk > runspec.SLOW_CHUNK_SECONDS / cost - 16
+        chunks[players] = s.chunk
+    assert chunks["search,search,search,search"] < chunks["search,ev,ev,ev"] < chunks["search:samples=64,ev,ev,ev"]
+    assert chunks["search:rollout=ev,ev,ev,ev"] < chunks["search,ev,ev,ev"]
+    # at least one session, at most the run
+    assert runner.make_spec(WANZAI, players="search", hands=2_000, session_hands=1_000).chunk == 1_000
+    assert runner.make_spec(WANZAI, players="search", hands=32).chunk == 32
+
+
+def test_search_chunks_report_progress_every_few_seconds(monkeypatch):
+    """Within a chunk, a worker reports (and, with one worker, Ctrl-C is seen) after each
+    slice: 2,000 hands of fast players, a session or a few of search."""
+    from mjsim.run import chunks
+    from mjsim.run import spec as runspec
+
+    calls = []
+
+    def simulate(rules, players, seed, start, count, session_hands, payments=True):
+        calls.append(count)
+        one = {"end": np.zeros(count)}
+        return one, {"end": np.zeros(0)}, {"end": np.zeros(0)}
+
+    counter = chunks._Counter()
+    monkeypatch.setattr(chunks, "_PROGRESS_COUNTER", counter)
+    s = runner.make_spec(WANZAI, players="search,ev,ev,ev", hands=1_600, chunk=800)
+    chunks._simulate_in_slices(simulate, s, 0, 800)
+    step = runspec.progress_slice(s, chunks.PROGRESS_SLICE)
+    assert step % 16 == 0 and step * runspec.seconds_per_hand(WANZAI, s.players) <= max(
+        runspec.SLOW_SLICE_SECONDS, 16 * runspec.seconds_per_hand(WANZAI, s.players))
+    assert sum(calls) == 800 and len(calls) >= 800 // step and max(calls) == step and counter.value == 800
+    calls.clear()
+    chunks._simulate_in_slices(simulate, runner.make_spec(WANZAI, players="ev", hands=8_000, chunk=8_000), 0, 8_000)
+    assert calls == [2_000] * 4
 
 
 # ------------------------------------------------------------------------------------

@@ -150,7 +150,8 @@ _RUN_HELP = {
     "session": "Hands per session: dealer rotation and fire persistence run within a session; 1 = independent hands, each with its own first dealer (rules: first_dealer).",
     "seed": "Master seed: (seed, hand index) fixes every hand.",
     "workers": "Worker processes (local) or tasks in flight (dask); 0 = all cores.",
-    "chunk": "Hands per chunk file (a multiple of --session-hands); default about 20,000.",
+    "chunk": "Hands per chunk file (a multiple of --session-hands); default about 20,000, or about 20 s of work "
+             "with search players (a chunk is what Ctrl-C waits for and a resume redoes).",
     "backend": "local (process pool) or dask (dask.distributed).",
     "scheduler": "Dask scheduler address (tcp://host:8786); default: a LocalCluster.",
     "scheduler_timeout": "Seconds to wait for --scheduler to answer as a Dask scheduler (default 5).",

@@ -101,6 +101,25 @@ def parse_option(name: str, key: str, value: str):
     return int(v) if integer else v
 
 
+#: CPU seconds per hand of one search seat, measured at the defaults with one process
+#: (docs/players/search.md): Wanzai 0.11 s with greedy rollouts; an ev rollout costs about
+#: eight greedy ones in Wanzai (0.88 s) and 2.3 in Anhua (0.26 s against 0.11 s)
+SECONDS_AT_DEFAULTS = 0.11
+EV_ROLLOUT_FACTOR = {"wanzai": 8.0, "anhua": 2.3}
+
+
+def seconds_per_hand(game: str, options: dict | None = None) -> float:
+    """A rough CPU cost of one search seat per hand: what sizes a run's chunks, so that
+    Ctrl-C, progress and a resume never wait on, or lose, more than a few seconds of work.
+    The cost grows with the samples, the candidates and the rollout player."""
+    options = {**DEFAULTS, **GAME_DEFAULTS.get(game, {}), **(options or {})}
+    if options["samples"] == 0:
+        return 0.0
+    ev_rollouts = options["rollout"] == "ev" or options["own"] == "ev"
+    factor = EV_ROLLOUT_FACTOR.get(game, 8.0) if ev_rollouts else 1.0
+    return SECONDS_AT_DEFAULTS * options["samples"] / 512 * options["width"] / 5 * factor
+
+
 def player_opts(game: str, options: dict | None = None) -> list[float]:
     """The native options row of a search seat: ev's row, then the search numbers."""
     options = {**DEFAULTS, **GAME_DEFAULTS.get(game, {}), **(options or {})}

@@ -168,6 +168,16 @@ def _tables(challenger: PlayerSpec, baseline: PlayerSpec) -> list[tuple[str, ...
     return out
 
 
+def _default_chunk(rules: Rules, tables: list[tuple[str, ...]], deals: int) -> int:
+    """DEFAULT_CHUNK deals, or as many as the slowest table plays in the run's slow-chunk
+    time (a search seat: about 180 deals), so that progress and Ctrl-C come within seconds."""
+    from mjsim.run import spec as runspec
+
+    cost = max(runspec.seconds_per_hand(rules, t) for t in tables)
+    chunk = DEFAULT_CHUNK if cost == 0 else max(1, min(DEFAULT_CHUNK, int(runspec.SLOW_CHUNK_SECONDS / cost)))
+    return min(deals, chunk)
+
+
 def _play_chunk(task) -> tuple[int, int, dict]:
     """One (table, chunk): the few columns the arena needs (runs in a worker)."""
     table, rules, players, seed, start, count = task
@@ -412,9 +422,9 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
     deals = runner._positive_int("--deals", deals, maximum=runner.MAX_HANDS // 5)
     seed = runner._positive_int("--seed", seed, minimum=0, maximum=runner.MAX_SEED)
     workers = runner.worker_count(workers, runner.default_workers())
-    chunk = min(deals, DEFAULT_CHUNK) if chunk is None else runner._positive_int("--chunk", chunk,
-                                                                                  maximum=runner.MAX_CHUNK)
     tables = _tables(ch, base)
+    chunk = _default_chunk(rules, tables, deals) if chunk is None else runner._positive_int(
+        "--chunk", chunk, maximum=runner.MAX_CHUNK)
     # one zero-hand call per distinct seating: the game's own check of players and rules
     from mjsim.play.game import simulate_chunk
 

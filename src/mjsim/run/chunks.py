@@ -12,6 +12,7 @@ import numpy as np
 
 from mjsim.dataset.schema import (PAY_REASONS, WIN_KINDS, encode_parquet, file_metadata, hands_table,
                                   payments_table, wins_table)
+from mjsim.run.spec import progress_slice
 
 if TYPE_CHECKING:
     from mjsim.run.spec import RunSpec
@@ -118,7 +119,7 @@ def _simulate_in_slices(simulate: Callable, spec: RunSpec, start: int, count: in
     """One chunk's (hands, wins, payments), played in slices of whole sessions, reporting progress
     after each. A hand depends only on its session's earlier hands, so the concatenated
     slices are exactly the rows of one call (the tests compare chunkings row for row)."""
-    step = max(spec.session_hands, PROGRESS_SLICE // spec.session_hands * spec.session_hands)
+    step = progress_slice(spec, PROGRESS_SLICE)
     report = _progress_reporter()
     if report is None or count <= step:
         out = simulate(spec.rules, spec.players, spec.seed, start, count, spec.session_hands, payments=True)

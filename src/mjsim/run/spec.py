@@ -9,6 +9,7 @@ import numpy as np
 
 from mjsim.dataset.schema import hands_schema, jsonable
 from mjsim.players import options as player_options
+from mjsim.players import search as searchplayer
 from mjsim.rulesets.rules import Rules
 
 
@@ -28,7 +29,11 @@ MAX_SEED = 2**64 - 1           # the game's seed is a 64-bit word (replay takes 
 MAX_HANDS = 2**62
 MAX_SESSION_HANDS = 100_000    # a session lives inside one chunk
 MAX_CHUNK = 1_000_000          # ~100 MB of arrays per chunk in flight
-#: hands a worker plays between two progress reports (rounded to whole sessions)
+#: seconds of work in a default chunk of slow players (search): a chunk is the unit a run
+#: resumes from and the work Ctrl-C waits for (one worker) or drops (a pool), so it stays short
+SLOW_CHUNK_SECONDS = 20.0
+#: ... and between two progress reports (with one worker, also the wait for Ctrl-C)
+SLOW_SLICE_SECONDS = 2.0
 
 
 # ------------------------------------------------------------------------------------
@@ -143,6 +148,42 @@ def check_chunk(chunk: int, session_hands: int) -> int:
     return chunk
 
 
+def seconds_per_hand(rules: Rules, players: Sequence[str]) -> float:
+    """A rough CPU cost per hand of the seats whose cost matters (search; ev and greedy
+    play thousands of hands a second and count as 0)."""
+    total = 0.0
+    for name in players:
+        base, options = player_options.split_name(name)
+        if base == "search":
+            total += searchplayer.seconds_per_hand(rules.game, options)
+    return total
+
+
+def _whole_sessions(hands: float, session_hands: int) -> int:
+    return max(session_hands, int(hands) // session_hands * session_hands)
+
+
+def default_chunk(rules: Rules, players: Sequence[str], hands: int, session_hands: int) -> int:
+    """A whole number of sessions, never more than the run: about DEFAULT_CHUNK hands, or
+    SLOW_CHUNK_SECONDS of work when slow players sit at the table (a search seat plays
+    about 9 hands a second: a chunk of 20,000 would be half an hour that Ctrl-C waits for
+    and an interrupted run loses)."""
+    chunk = DEFAULT_CHUNK
+    cost = seconds_per_hand(rules, players)
+    if cost > 0:
+        chunk = min(chunk, SLOW_CHUNK_SECONDS / cost)
+    return min(hands, _whole_sessions(chunk, session_hands))
+
+
+def progress_slice(spec: RunSpec, hands: int) -> int:
+    """Hands a worker plays between two progress reports, in whole sessions: `hands`, or
+    SLOW_SLICE_SECONDS of work when that is fewer."""
+    cost = seconds_per_hand(spec.rules, spec.players)
+    if cost > 0:
+        hands = min(hands, SLOW_SLICE_SECONDS / cost)
+    return _whole_sessions(hands, spec.session_hands)
+
+
 def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HANDS,
               session_hands: int = DEFAULT_SESSION_HANDS, seed: int = 0, chunk: int | None = None,
               label: str = "", swept: Sequence[tuple[str, object]] = (), population: str = "") -> RunSpec:
@@ -155,8 +196,7 @@ def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HAN
     hands, session_hands = check_sizes(hands, session_hands)
     seed = _positive_int("--seed", seed, minimum=0, maximum=MAX_SEED)
     if chunk is None:
-        # the default chunk is a whole number of sessions, and never more than the run
-        chunk = min(hands, max(session_hands, DEFAULT_CHUNK // session_hands * session_hands))
+        chunk = default_chunk(rules, players, hands, session_hands)
     chunk = check_chunk(chunk, session_hands)
     swept = tuple((str(k), v) for k, v in swept)
     clash = [k for k, _ in swept if k in hands_schema().names]
