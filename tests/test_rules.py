@@ -288,7 +288,10 @@ def test_parse_override_feeds_with_overrides(wanzai, anhua):
         anhua.with_overrides(**dict([parse_override("birds=two")]))
 
 
-@pytest.mark.parametrize("text, fragment", [("birds", "no '='"), ("=2", "no key"), ("birds=", "missing value")])
+@pytest.mark.parametrize("text, fragment", [("birds", "no '='"), ("=2", "no key"), ("birds=", "missing value"),
+                                            ("fire=[0.2,0.2,0.2,", "key 'fire': '[0.2,0.2,0.2,' is not a valid TOML value"),
+                                            ('wall_model="flat', "key 'wall_model': '\"flat' is not a valid TOML value"),
+                                            ("values={pinghu=[3,1]", "not a valid TOML value")])
 def test_parse_override_errors(text, fragment):
     with pytest.raises(RulesError) as info:
         parse_override(text)

@@ -408,6 +408,12 @@ def test_query_and_errors(data, tmp_path):
     assert n == stats.variant_stats(data["a"]).wins
     with pytest.raises(ValueError, match="query failed"):
         stats.query(data["a"], "SELECT * FROM nowhere")
+    # a column named by an SQL keyword, unquoted: the error says how to write it
+    with pytest.raises(ValueError, match='end is an SQL keyword: write the column as "end"'):
+        stats.query(data["a"], "SELECT end FROM hands")
+    with pytest.raises(ValueError, match="query failed") as bad:
+        stats.query(data["a"], "SELEC 1")
+    assert "keyword" not in str(bad.value)
     with pytest.raises(ValueError, match="holds no mjsim dataset"):
         stats.query(tmp_path, "SELECT 1")
     with pytest.raises(OSError, match="no such dataset directory"):

@@ -486,7 +486,7 @@ def query(root: str | Path, sql: str, *, verify: bool = False) -> tuple[list[str
     try:
         statements = con.extract_statements(sql)
     except duckdb.Error as e:
-        raise ValueError(f"query failed: {' '.join(str(e).split())}") from None
+        raise ValueError(f"query failed: {' '.join(str(e).split())}{_keyword_hint(str(e))}") from None
     if len(statements) != 1:
         raise ValueError(f"query: give exactly one SELECT statement, got {len(statements)}")
     _check_read_only(statements[0])
@@ -497,6 +497,20 @@ def query(root: str | Path, sql: str, *, verify: bool = False) -> tuple[list[str
         return list(rel.columns), rel.fetchall()
     except duckdb.Error as e:
         raise ValueError(f"query failed: {' '.join(str(e).split())}") from None
+
+
+def _keyword_hint(error: str) -> str:
+    """A parser error at a column whose name is an SQL keyword (`end`): how to write it."""
+    import re
+
+    from mjsim.dataset.schema import hands_schema, payments_schema, wins_schema
+
+    m = re.search(r'at or near "([A-Za-z_]+)"', error)
+    columns = {n for schema in (hands_schema(), wins_schema(), payments_schema()) for n in schema.names}
+    if m and m.group(1).lower() in columns:
+        name = m.group(1)
+        return f' ({name} is an SQL keyword: write the column as "{name}", in double quotes)'
+    return ""
 
 
 def verify_pages(root: str | Path) -> int:

@@ -31,7 +31,7 @@ def cache(
         # every mjsim process maps this build's tables on start, so the next command saves them again
         console.print(f"deleted {len(files)} file{'' if len(files) == 1 else 's'} ({freed / 1e6:,.1f} MB) "
                       f"from {folder}; the next mjsim command rebuilds and saves this build's tables "
-                      f"(a few seconds)", highlight=False, markup=False)
+                      f"(about half a second)", highlight=False, markup=False)
         return
     state = "off (MJSIM_TABLE_CACHE=0)" if mine is None else "on"
     console.print(f"table cache: {folder} ({state})", highlight=False, markup=False)

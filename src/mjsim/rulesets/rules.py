@@ -642,7 +642,10 @@ def parse_override(text: str) -> tuple[str, object]:
         raise RulesError(f"{_OVERRIDE}: key '{key}': missing value after '='", _OVERRIDE, key)
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+    except tomllib.TOMLDecodeError as e:
+        if raw[0] in "[{\"'":      # meant as a list, table or quoted string, and malformed
+            raise RulesError(f"{_OVERRIDE}: key '{key}': {raw!r} is not a valid TOML value ({e}); "
+                             f"e.g. values.pinghu=[3,1] or fire=[0.5,0,0,0]", _OVERRIDE, key) from None
         value = raw
     return key, value
 
