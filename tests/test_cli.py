@@ -214,3 +214,27 @@ def test_an_argument_starting_with_a_dash_is_pointed_to_the_separator(capsys, tm
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "starts with '-', so it was read as an option: put -- before it" in lines[0]
+
+
+def test_a_long_search_run_says_what_it_will_cost_before_it_starts(capsys, monkeypatch, tmp_path):
+    """A search seat plays about 9 hands a second: `simulate --players search` at the default
+    100,000 hands is hours. The run says so in one line before it starts; fast players and
+    short search runs print nothing extra."""
+    from mjsim.run import runner
+
+    played = []
+
+    def fake_run(specs, out, **kw):
+        played.append(specs)
+        raise runner.GameUnavailable("stopped by the test")
+
+    monkeypatch.setattr(runner, "run", fake_run)
+    assert main(["simulate", "--players", "search", "--workers", "2", "--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    note = [line for line in err.splitlines() if line.startswith("note: search players")]
+    assert len(note) == 1 and "for these 100,000 hands" in note[0] and "hours of CPU" in note[0]
+    assert "on 2 workers" in note[0] and "Ctrl-C keeps every finished chunk" in note[0]
+    for argv in (["--players", "ev"], ["--players", "search,ev,ev,ev", "--hands", "992"]):
+        assert main(["simulate", *argv, "--out", str(tmp_path / "b")]) == 2
+        assert "note:" not in capsys.readouterr().err
+    assert len(played) == 3

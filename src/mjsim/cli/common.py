@@ -171,6 +171,8 @@ def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_versi
     interrupt prints instead of the runner's (a run that is one step of a larger search)."""
     from mjsim.run import runner
 
+    if progress:
+        _note_slow_run(specs, workers, backend)
     try:
         return runner.run(specs, out, workers=workers, backend=backend, scheduler=scheduler,
                           progress=progress, console=err, allow_version_mix=allow_version_mix,
@@ -183,6 +185,33 @@ def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_versi
         fail(str(e), code=1)
     except runner.GameUnavailable as e:
         fail(str(e))
+
+
+#: a run whose players need more CPU than this says so before it starts (search seats)
+SLOW_RUN_SECONDS = 600
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} hours" if seconds >= 5400 else f"{seconds / 60:.0f} minutes"
+
+
+def _note_slow_run(specs, workers, backend) -> None:
+    """One line before a long run of slow players (a search seat plays about 9 Wanzai hands a
+    second): what it will cost, that the progress line shows the ETA and what Ctrl-C keeps."""
+    from mjsim.run import runner
+    from mjsim.run import spec as runspec
+
+    cpu = sum(s.hands * runspec.seconds_per_hand(s.rules, s.players) for s in specs)
+    if cpu < SLOW_RUN_SECONDS:
+        return
+    hands = sum(s.hands for s in specs)
+    where = ""
+    if backend == "local":
+        w = runspec.worker_count(workers, runner.default_workers())
+        where = f", about {_duration(cpu / w)} on {w} worker{'s' if w != 1 else ''}"
+    err.print(f"note: search players need about {_duration(cpu)} of CPU for these {hands:,} hands{where} "
+              f"(less if resuming); the progress line shows the time left, and Ctrl-C keeps every "
+              f"finished chunk", highlight=False, markup=False)
 
 
 def _run_precision(spec, out, targets, max_hands, run_step):
