@@ -238,3 +238,9 @@ def test_a_long_search_run_says_what_it_will_cost_before_it_starts(capsys, monke
         assert main(["simulate", *argv, "--out", str(tmp_path / "b")]) == 2
         assert "note:" not in capsys.readouterr().err
     assert len(played) == 3
+    # balance: per candidate, before the search starts
+    assert main(["balance", "--players", "search", "--vary", "values.qixiaodui=4..10", "--target",
+                 "pattern money:qixiaodui = 0.05", "--hands", "8000", "--workers", "2", "--no-progress",
+                 "--out", str(tmp_path / "c")]) == 2
+    note = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note: search players")]
+    assert len(note) == 1 and "for each candidate's 8,000 hands at most" in note[0] and "on 2 workers" in note[0]

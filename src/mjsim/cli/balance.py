@@ -10,8 +10,8 @@ import typer
 from rich.markup import escape
 
 from mjsim.analysis.terminal import FoldingTable as Table
-from mjsim.cli.common import (_RUN_HELP, _check_outputs, _run_specs, app, console, err, load_rules,
-                              refuse_set_with)
+from mjsim.cli.common import (_RUN_HELP, _check_outputs, _note_slow_work, _run_specs, app, console, err,
+                              load_rules, refuse_set_with)
 
 
 
@@ -54,6 +54,7 @@ def balance_cmd(
     for one parameter, Optuna for several; answers with 95% intervals."""
     from mjsim.run import balance as bal
     from mjsim.run import runner
+    from mjsim.run.spec import seconds_per_hand
 
     _check_outputs(("--html", html or Path(out) / "balance.html"), ("--write", write), tables=(None, json_out))
     base = load_rules(rules, settings)
@@ -67,6 +68,9 @@ def balance_cmd(
     if trials < 1:
         raise ValueError(f"--trials must be 1 or more, got {trials}")
     bal.hands_plan(hands, session_hands, chunk)        # bad sizes before any work
+    for pop in populations:
+        _note_slow_work(hands * seconds_per_hand(base, pop), f"each candidate's {hands:,} hands at most", workers,
+                        backend, "(a search plays about 10 to 40 candidates; the same command resumes it)")
     answers = []
     with _balance_bar(progress) as bar:
         for pop in populations:

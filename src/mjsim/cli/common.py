@@ -198,20 +198,26 @@ def _duration(seconds: float) -> str:
 def _note_slow_run(specs, workers, backend) -> None:
     """One line before a long run of slow players (a search seat plays about 9 Wanzai hands a
     second): what it will cost, that the progress line shows the ETA and what Ctrl-C keeps."""
-    from mjsim.run import runner
     from mjsim.run import spec as runspec
 
     cpu = sum(s.hands * runspec.seconds_per_hand(s.rules, s.players) for s in specs)
+    _note_slow_work(cpu, f"these {sum(s.hands for s in specs):,} hands", workers, backend,
+                    "(less if resuming); the progress line shows the time left, and Ctrl-C keeps every "
+                    "finished chunk")
+
+
+def _note_slow_work(cpu: float, what: str, workers, backend, then: str) -> None:
+    from mjsim.run import runner
+    from mjsim.run import spec as runspec
+
     if cpu < SLOW_RUN_SECONDS:
         return
-    hands = sum(s.hands for s in specs)
     where = ""
     if backend == "local":
         w = runspec.worker_count(workers, runner.default_workers())
         where = f", about {_duration(cpu / w)} on {w} worker{'s' if w != 1 else ''}"
-    err.print(f"note: search players need about {_duration(cpu)} of CPU for these {hands:,} hands{where} "
-              f"(less if resuming); the progress line shows the time left, and Ctrl-C keeps every "
-              f"finished chunk", highlight=False, markup=False)
+    err.print(f"note: search players need about {_duration(cpu)} of CPU for {what}{where} {then}",
+              highlight=False, markup=False)
 
 
 def _run_precision(spec, out, targets, max_hands, run_step):
