@@ -244,3 +244,15 @@ def test_a_long_search_run_says_what_it_will_cost_before_it_starts(capsys, monke
                  "--out", str(tmp_path / "c")]) == 2
     note = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note: search players")]
     assert len(note) == 1 and "for each candidate's 8,000 hands at most" in note[0] and "on 2 workers" in note[0]
+    # arena: five tables of the deals, four of them with a search seat
+    from mjsim.run import arena
+
+    def fake_arena(*a, **kw):
+        raise ValueError("stopped by the test")
+
+    monkeypatch.setattr(arena, "run_arena", fake_arena)
+    assert main(["arena", "search", "--rules", "anhua", "--workers", "1"]) == 2
+    note = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note: search players")]
+    assert len(note) == 1 and "for these 2,000 deals at five tables, about" in note[0] and "on 1 worker " in note[0]
+    assert main(["arena", "greedy", "--workers", "1"]) == 2
+    assert "note:" not in capsys.readouterr().err
