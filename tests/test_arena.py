@@ -103,7 +103,7 @@ def test_search_arenas_come_in_short_chunks():
     slow = arena._tables(arena.parse_player("search"), arena.parse_player("ev"))
     chunk = arena._default_chunk(WANZAI, slow, 600)
     assert 1 <= chunk < 600
-    assert chunk == int(runspec.SLOW_CHUNK_SECONDS / runspec.seconds_per_hand(WANZAI, slow[0]))
+    assert chunk == int(runspec.SLOW_CHUNK_SECONDS / runspec.table_seconds_per_hand(WANZAI, slow[0]))
     # a search baseline: its all-baseline table is the slowest
     assert arena._default_chunk(WANZAI, arena._tables(arena.parse_player("ev"), arena.parse_player("search")),
                                 600) < chunk

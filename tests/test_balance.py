@@ -153,6 +153,9 @@ def test_parse_vary_and_targets():
     assert t[0].key == ("score", "dealer − non-dealer") and t[0].op == "<="
     assert t[1].value == pytest.approx(0.06)
     assert bal.parse_targets(["property money:qingyise>=0.1"], "anhua")[0].key == ("property money", "qingyise")
+    # a malformed choice names the key varied, not a placeholder
+    with pytest.raises(ValueError, match="key 'wall_model': '\"flat,table' is not a valid TOML value"):
+        bal.parse_vary('wall_model="flat,table', WANZAI)
 
 
 # ------------------------------------------------------------------------------------

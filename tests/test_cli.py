@@ -240,7 +240,7 @@ def test_a_long_search_run_says_what_it_will_cost_before_it_starts(capsys, monke
     assert len(played) == 3
     # balance: per candidate, before the search starts
     assert main(["balance", "--players", "search", "--vary", "values.qixiaodui=4..10", "--target",
-                 "pattern money:qixiaodui = 0.05", "--hands", "8000", "--workers", "2", "--no-progress",
+                 "pattern money:qixiaodui = 0.05", "--hands", "8000", "--workers", "2",
                  "--out", str(tmp_path / "c")]) == 2
     note = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note: search players")]
     assert len(note) == 1 and "for each candidate's 8,000 hands at most" in note[0] and "on 2 workers" in note[0]
@@ -256,3 +256,15 @@ def test_a_long_search_run_says_what_it_will_cost_before_it_starts(capsys, monke
     assert len(note) == 1 and "for these 2,000 deals at five tables, about" in note[0] and "on 1 worker " in note[0]
     assert main(["arena", "greedy", "--workers", "1"]) == 2
     assert "note:" not in capsys.readouterr().err
+    # the workers the pool will use: --workers capped at the cores, as the runner caps them
+    monkeypatch.setattr(runner, "default_workers", lambda: 2)
+    assert main(["simulate", "--players", "search", "--workers", "64", "--out", str(tmp_path / "d")]) == 2
+    note = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note: search players")]
+    assert len(note) == 1 and "hours on 2 workers" in note[0]
+
+
+def test_durations_read_as_a_person_says_them():
+    from mjsim.cli.common import _duration
+
+    assert [_duration(s) for s in (45, 89, 90, 700, 5399, 5400, 44_000)] == [
+        "45 seconds", "89 seconds", "2 minutes", "12 minutes", "90 minutes", "1.5 hours", "12.2 hours"]

@@ -112,15 +112,23 @@ def test_bad_precision_is_one_line(fake, tmp_path, capsys, arg, message):
         assert "qixiaodui" in err[0] and "seat3" in err[0]
 
 
-def test_one_session_never_reaches_the_precision(fake, tmp_path, capsys):
-    """A first step of one session has no clustered interval: the run goes on to a second
-    session instead of stopping on an interval that treats its dependent hands as independent."""
+def test_the_first_step_is_never_a_handful_of_sessions(fake, tmp_path, capsys):
+    """An interval from one session does not exist, and one from a few is too uncertain to
+    stop on: with chunks of one session (as search players' default chunks are a few), the
+    first step plays MIN_FIRST_SESSIONS sessions in whole chunks before any target counts."""
     out = tmp_path / "one"
     assert main(["simulate", "--precision", "win=0.5", "--chunk", "16", "--session-hands", "16",
                  "--workers", "1", "--no-progress", "--out", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "16 hands: win no interval yet (target 0.5)" in err
-    assert stats.variant_stats(out).sessions >= 2 and "precision reached with" in err
+    first = precision.MIN_FIRST_SESSIONS * 16
+    assert f"{first:,} hands: win ±" in err and "precision reached with" in err
+    assert stats.variant_stats(out).sessions == precision.MIN_FIRST_SESSIONS
+    # in whole chunks: chunks of 3 sessions round the first step up to 66 sessions
+    out = tmp_path / "three"
+    assert main(["simulate", "--precision", "win=0.5", "--chunk", "48", "--session-hands", "16",
+                 "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert stats.variant_stats(out).sessions == -(-precision.MIN_FIRST_SESSIONS // 3) * 3
 
 
 @pytest.mark.parametrize("max_hands, message", [
@@ -175,7 +183,8 @@ def test_precision_on_gangshanghua_in_wanzai(fake, tmp_path, capsys):
     code, _, err = cli(capsys, "simulate", "--precision", "gangshanghua=0.5", "--max-hands", "1600", "--chunk",
                        "800", "--workers", "1", "--no-progress", "--out", tmp_path / "g")
     assert code == 0, err
-    assert "800 hands: gangshanghua ±" in err and "precision reached" in err
+    # the first step: 64 sessions in whole 800-hand chunks
+    assert "1,600 hands: gangshanghua ±" in err and "precision reached" in err
 
 
 def test_a_grown_manifest_is_incomplete_until_the_step_has_played(fake, tmp_path, capsys):

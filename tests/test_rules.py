@@ -274,6 +274,12 @@ def test_override_same_rules_value_is_allowed(anhua):
         ("values.pinghu=[3,1]", ("values.pinghu", [3, 1])),
         ("values={pinghu=[3,1]}", ("values", {"pinghu": [3, 1]})),
         ("instant_win_categories=[]", ("instant_win_categories", [])),
+        # valid TOML in any spelling stays accepted beside the malformed-value refusal below
+        ('wall_model="a b"', ("wall_model", "a b")),
+        ("wall_model='C:\\x'", ("wall_model", "C:\\x")),
+        ("values.pinghu=[3,1] # from the club", ("values.pinghu", [3, 1])),
+        ("values.pinghu=[3,1,]", ("values.pinghu", [3, 1])),
+        ("x=[[1,2],[3,4]]", ("x", [[1, 2], [3, 4]])),
     ],
 )
 def test_parse_override(text, expected):
@@ -289,7 +295,8 @@ def test_parse_override_feeds_with_overrides(wanzai, anhua):
 
 
 @pytest.mark.parametrize("text, fragment", [("birds", "no '='"), ("=2", "no key"), ("birds=", "missing value"),
-                                            ("fire=[0.2,0.2,0.2,", "key 'fire': '[0.2,0.2,0.2,' is not a valid TOML value"),
+                                            ("fire=[0.2,0.2,0.2,", "key 'fire': '[0.2,0.2,0.2,' is not a valid TOML value "
+                                                                   "(Invalid value); write a list as [3,1]"),
                                             ('wall_model="flat', "key 'wall_model': '\"flat' is not a valid TOML value"),
                                             ("values={pinghu=[3,1]", "not a valid TOML value")])
 def test_parse_override_errors(text, fragment):

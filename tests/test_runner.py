@@ -186,7 +186,7 @@ def test_search_players_get_chunks_of_seconds_not_hours():
     for players in ("search,ev,ev,ev", "search,search,search,search", "search:samples=64,ev,ev,ev",
                     "search:rollout=ev,ev,ev,ev"):
         s = runner.make_spec(WANZAI, players=players, hands=100_000)
-        cost = runspec.seconds_per_hand(WANZAI, s.players)
+        cost = runspec.table_seconds_per_hand(WANZAI, s.players)
         assert s.chunk % 16 == 0 and 16 <= s.chunk <= runspec.SLOW_CHUNK_SECONDS / cost
         assert s.chunk > runspec.SLOW_CHUNK_SECONDS / cost - 16
         chunks[players] = s.chunk
@@ -215,8 +215,8 @@ def test_search_chunks_report_progress_every_few_seconds(monkeypatch):
     s = runner.make_spec(WANZAI, players="search,ev,ev,ev", hands=1_600, chunk=800)
     chunks._simulate_in_slices(simulate, s, 0, 800)
     step = runspec.progress_slice(s, chunks.PROGRESS_SLICE)
-    assert step % 16 == 0 and step * runspec.seconds_per_hand(WANZAI, s.players) <= max(
-        runspec.SLOW_SLICE_SECONDS, 16 * runspec.seconds_per_hand(WANZAI, s.players))
+    assert step % 16 == 0 and step * runspec.table_seconds_per_hand(WANZAI, s.players) <= max(
+        runspec.SLOW_SLICE_SECONDS, 16 * runspec.table_seconds_per_hand(WANZAI, s.players))
     assert sum(calls) == 800 and len(calls) >= 800 // step and max(calls) == step and counter.value == 800
     calls.clear()
     chunks._simulate_in_slices(simulate, runner.make_spec(WANZAI, players="ev", hands=8_000, chunk=8_000), 0, 8_000)

@@ -303,6 +303,26 @@ def test_arena_result_does_not_depend_on_workers():
     assert one.edge == two.edge and one.challenger_stats == two.challenger_stats
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_search_rows_do_not_depend_on_the_chunking(name, tmp_path):
+    """Search seats get chunks of a few seconds (runner.make_spec); a hand's search draws its
+    samples from the seed, the hand and the decision only, so a run cut into one-session
+    chunks writes the rows of one chunk."""
+    import pyarrow.dataset as ds
+
+    rules = Rules.load(name)
+    players = QUICK + ",ev,ev,ev"
+    tables = []
+    for chunk in (64, 16):
+        out = tmp_path / f"c{chunk}"
+        runner.run(runner.make_spec(rules, players=players, hands=64, seed=9, chunk=chunk), out, workers=1,
+                   progress=False)
+        tables.append({t: ds.dataset(out / t, partitioning="hive").to_table().sort_by(
+            [("hand_index", "ascending")] + ([("winner", "ascending")] if t == "wins" else [])).drop(["variant"])
+            for t in ("hands", "wins")})
+    assert tables[0]["hands"].equals(tables[1]["hands"]) and tables[0]["wins"].equals(tables[1]["wins"])
+
+
 def test_arena_says_when_a_player_peeks():
     rules = Rules.load("wanzai")
     cheat = arena.run_arena(rules, QUICK + ",peek=1", "ev", deals=2, seed=2, workers=1)

@@ -500,16 +500,24 @@ def query(root: str | Path, sql: str, *, verify: bool = False) -> tuple[list[str
 
 
 def _keyword_hint(error: str) -> str:
-    """A parser error at a column whose name is an SQL keyword (`end`): how to write it."""
+    """A parser error at a column whose name is a reserved SQL word (`end`): how to write it.
+    Only reserved words: the parser also stops at ordinary column names after a typo
+    (`WHERE kind = 1 points > 2` fails at "points"), where quoting would not help."""
     import re
+
+    import duckdb
 
     from mjsim.dataset.schema import hands_schema, payments_schema, wins_schema
 
     m = re.search(r'at or near "([A-Za-z_]+)"', error)
+    if not m:
+        return ""
+    name = m.group(1).lower()
     columns = {n for schema in (hands_schema(), wins_schema(), payments_schema()) for n in schema.names}
-    if m and m.group(1).lower() in columns:
-        name = m.group(1)
-        return f' ({name} is an SQL keyword: write the column as "{name}", in double quotes)'
+    reserved = {k for (k,) in duckdb.sql("SELECT keyword_name FROM duckdb_keywords() "
+                                         "WHERE keyword_category = 'reserved'").fetchall()}
+    if name in columns and name in reserved:
+        return f' ({name} is a reserved SQL word: write the column as "{name}", in double quotes)'
     return ""
 
 

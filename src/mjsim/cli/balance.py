@@ -54,7 +54,7 @@ def balance_cmd(
     for one parameter, Optuna for several; answers with 95% intervals."""
     from mjsim.run import balance as bal
     from mjsim.run import runner
-    from mjsim.run.spec import seconds_per_hand
+    from mjsim.run.spec import table_seconds_per_hand
 
     _check_outputs(("--html", html or Path(out) / "balance.html"), ("--write", write), tables=(None, json_out))
     base = load_rules(rules, settings)
@@ -68,9 +68,11 @@ def balance_cmd(
     if trials < 1:
         raise ValueError(f"--trials must be 1 or more, got {trials}")
     bal.hands_plan(hands, session_hands, chunk)        # bad sizes before any work
-    for pop in populations:
-        _note_slow_work(hands * seconds_per_hand(base, pop), f"each candidate's {hands:,} hands at most", workers,
-                        backend, "(a search plays about 10 to 40 candidates; the same command resumes it)")
+    for pop in populations if progress else ():
+        who = f" ({','.join(pop)})" if len(populations) > 1 else ""
+        _note_slow_work(hands * table_seconds_per_hand(base, pop), f"each candidate's {hands:,} hands at most{who}",
+                        workers, backend, "(a search plays about 10 to 40 candidates, each in chunks of "
+                        "thousands of hands; the same command resumes it)")
     answers = []
     with _balance_bar(progress) as bar:
         for pop in populations:

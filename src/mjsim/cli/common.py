@@ -166,12 +166,13 @@ class InterruptSaid(Exception):
 
 
 def _run_specs(specs, out, workers, backend, scheduler, progress, *, allow_version_mix=False,
-               scheduler_timeout=None, interrupted=None):
+               scheduler_timeout=None, interrupted=None, note=True):
     """runner.run with the CLI's messages; `interrupted(result)`, when given, is the line an
-    interrupt prints instead of the runner's (a run that is one step of a larger search)."""
+    interrupt prints instead of the runner's (a run that is one step of a larger search,
+    which says what the whole will cost itself: `note` False)."""
     from mjsim.run import runner
 
-    if progress:
+    if progress and note:
         _note_slow_run(specs, workers, backend)
     try:
         return runner.run(specs, out, workers=workers, backend=backend, scheduler=scheduler,
@@ -192,21 +193,28 @@ SLOW_RUN_SECONDS = 600
 
 
 def _duration(seconds: float) -> str:
-    return f"{seconds / 3600:.1f} hours" if seconds >= 5400 else f"{seconds / 60:.0f} minutes"
+    if seconds >= 5400:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds >= 90:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds:.0f} seconds"
 
 
-def _note_slow_run(specs, workers, backend) -> None:
+def _note_slow_run(specs, workers, backend, what: str | None = None) -> None:
     """One line before a long run of slow players (a search seat plays about 9 Wanzai hands a
     second): what it will cost, that the progress line shows the ETA and what Ctrl-C keeps."""
     from mjsim.run import spec as runspec
 
-    cpu = sum(s.hands * runspec.seconds_per_hand(s.rules, s.players) for s in specs)
-    _note_slow_work(cpu, f"these {sum(s.hands for s in specs):,} hands", workers, backend,
+    cpu = sum(s.hands * runspec.table_seconds_per_hand(s.rules, s.players) for s in specs)
+    _note_slow_work(cpu, what or f"these {sum(s.hands for s in specs):,} hands", workers, backend,
                     "(less if resuming); the progress line shows the time left, and Ctrl-C keeps every "
                     "finished chunk")
 
 
 def _note_slow_work(cpu: float, what: str, workers, backend, then: str) -> None:
+    """`note: search players need about X of CPU for WHAT, about Y on W workers THEN`, when X
+    is over SLOW_RUN_SECONDS. W is what the local pool will use: --workers, capped at the
+    cores this process may use as the runner caps it (unknown on Dask)."""
     from mjsim.run import runner
     from mjsim.run import spec as runspec
 
@@ -214,7 +222,8 @@ def _note_slow_work(cpu: float, what: str, workers, backend, then: str) -> None:
         return
     where = ""
     if backend == "local":
-        w = runspec.worker_count(workers, runner.default_workers())
+        cores = runner.default_workers()
+        w = min(runspec.worker_count(workers, cores), cores)
         where = f", about {_duration(cpu / w)} on {w} worker{'s' if w != 1 else ''}"
     err.print(f"note: search players need about {_duration(cpu)} of CPU for {what}{where} {then}",
               highlight=False, markup=False)

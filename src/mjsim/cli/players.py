@@ -31,15 +31,13 @@ def arena(
     """Duplicate arena: CHALLENGER in each seat against three baselines on the same deals;
     the edge in points per seat-hand with a deal-clustered 95% interval."""
     from mjsim.run import arena as arena_mod
-    from mjsim.run.spec import seconds_per_hand
 
     _check_outputs(tables=(None, json_out))
     r = load_rules(rules, settings)
     ch, base = arena_mod.parse_player(challenger), arena_mod.parse_player(baseline)
     if progress:
-        cpu = deals * sum(seconds_per_hand(r, t) for t in arena_mod._tables(ch, base))
-        _note_slow_work(cpu, f"these {deals:,} deals at five tables", workers, "local",
-                        "(an arena keeps nothing: Ctrl-C ends it, and the same command plays the same deals)")
+        _note_slow_work(arena_mod.cpu_seconds(r, ch, base, deals), f"these {deals:,} deals at five tables", workers,
+                        "local", "(an arena keeps nothing: Ctrl-C ends it, and the same command plays the same deals)")
     try:
         with _hands_bar(progress, f"{ch} vs 3x {base}") as advance:
             result = arena_mod.run_arena(r, ch, base, deals=deals, seed=seed, workers=workers, chunk=chunk,

@@ -7,7 +7,8 @@ from typing import Optional
 import typer
 
 from mjsim.run.spec import SEPARATOR, check_sizes
-from mjsim.cli.common import _RUN_HELP, _check_outputs, _populations, _run_precision, _run_specs, _summary, app, load_rules
+from mjsim.cli.common import (_RUN_HELP, _check_outputs, _note_slow_run, _populations, _run_precision, _run_specs,
+                              _summary, app, load_rules)
 
 
 
@@ -63,9 +64,11 @@ def simulate(
         check_sizes(max_hands, session_hands, "--max-hands")
         spec = runner.make_spec(r, players=pops[0][1], hands=max_hands, session_hands=session_hands, seed=seed,
                                 chunk=chunk)
+        if progress:
+            _note_slow_run([spec], workers, backend, what=f"at most {max_hands:,} hands (--max-hands)")
         result = _run_precision(spec, out, targets, max_hands, lambda step: _run_specs(
             [step], out, workers, backend, scheduler, progress, allow_version_mix=allow_version_mix,
-            scheduler_timeout=scheduler_timeout))
+            scheduler_timeout=scheduler_timeout, note=False))
         _summary(out, [spec.variant], result, csv, json_out)
         return
     if max_hands is not None:

@@ -101,22 +101,32 @@ def parse_option(name: str, key: str, value: str):
     return int(v) if integer else v
 
 
-#: CPU seconds per hand of one search seat, measured at the defaults with one process
-#: (docs/players/search.md): Wanzai 0.11 s with greedy rollouts; an ev rollout costs about
-#: eight greedy ones in Wanzai (0.88 s) and 2.3 in Anhua (0.26 s against 0.11 s)
+#: CPU seconds per hand of one search seat, measured with one process (docs/players/search.md):
+#: Wanzai 0.11 s at 512 samples with greedy rollouts. ev in every seat of a rollout costs
+#: about 8 times that in Wanzai (0.88 s) and 2.3 times in Anhua (0.26 s); ev as the search
+#: seat's own rollout player only, about 2.5 times in Wanzai (0.28 s) and 1.5 in Anhua.
+#: These numbers decide a search run's default chunk, which its manifest records: changing
+#: them changes the default, and resuming a run made before then needs its --chunk (the
+#: refusal says which).
 SECONDS_AT_DEFAULTS = 0.11
 EV_ROLLOUT_FACTOR = {"wanzai": 8.0, "anhua": 2.3}
+OWN_EV_FACTOR = {"wanzai": 2.5, "anhua": 1.5}
 
 
 def seconds_per_hand(game: str, options: dict | None = None) -> float:
     """A rough CPU cost of one search seat per hand: what sizes a run's chunks, so that
     Ctrl-C, progress and a resume never wait on, or lose, more than a few seconds of work.
-    The cost grows with the samples, the candidates and the rollout player."""
+    It grows with the samples, the candidates and the rollout players. It is an upper bound
+    when fewer turns are searched (`melds`, `near`, `close`, `calls=0`)."""
     options = {**DEFAULTS, **GAME_DEFAULTS.get(game, {}), **(options or {})}
     if options["samples"] == 0:
         return 0.0
-    ev_rollouts = options["rollout"] == "ev" or options["own"] == "ev"
-    factor = EV_ROLLOUT_FACTOR.get(game, 8.0) if ev_rollouts else 1.0
+    if options["rollout"] == "ev":
+        factor = EV_ROLLOUT_FACTOR.get(game, 8.0)
+    elif options["own"] == "ev":
+        factor = OWN_EV_FACTOR.get(game, 2.5)
+    else:
+        factor = 1.0
     return SECONDS_AT_DEFAULTS * options["samples"] / 512 * options["width"] / 5 * factor
 
 

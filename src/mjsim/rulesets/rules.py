@@ -23,6 +23,7 @@ import json
 import math
 import numbers
 import os
+import re
 import types
 from collections.abc import Mapping
 from pathlib import Path
@@ -644,8 +645,11 @@ def parse_override(text: str) -> tuple[str, object]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError as e:
         if raw[0] in "[{\"'":      # meant as a list, table or quoted string, and malformed
-            raise RulesError(f"{_OVERRIDE}: key '{key}': {raw!r} is not a valid TOML value ({e}); "
-                             f"e.g. values.pinghu=[3,1] or fire=[0.5,0,0,0]", _OVERRIDE, key) from None
+            # the parser's position counts the "v = " put in front: leave it out
+            why = re.sub(r"\s*\(at line \d+, column \d+\)|\s*\(at end of document\)", "", str(e))
+            raise RulesError(f"{_OVERRIDE}: key '{key}': {raw!r} is not a valid TOML value ({why}); write a list "
+                             f"as [3,1], a string as \"flat\" or, with backslashes, 'C:\\path'",
+                             _OVERRIDE, key) from None
         value = raw
     return key, value
 

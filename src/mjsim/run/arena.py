@@ -168,12 +168,20 @@ def _tables(challenger: PlayerSpec, baseline: PlayerSpec) -> list[tuple[str, ...
     return out
 
 
+def cpu_seconds(rules: Rules, challenger: str | PlayerSpec, baseline: str | PlayerSpec, deals: int) -> float:
+    """A rough CPU cost of an arena: its five tables of `deals` deals (0 unless search plays)."""
+    from mjsim.run import spec as runspec
+
+    tables = _tables(parse_player(challenger), parse_player(baseline))
+    return deals * sum(runspec.table_seconds_per_hand(rules, t) for t in tables)
+
+
 def _default_chunk(rules: Rules, tables: list[tuple[str, ...]], deals: int) -> int:
     """DEFAULT_CHUNK deals, or as many as the slowest table plays in the run's slow-chunk
     time (a search seat: about 180 deals), so that progress and Ctrl-C come within seconds."""
     from mjsim.run import spec as runspec
 
-    cost = max(runspec.seconds_per_hand(rules, t) for t in tables)
+    cost = max(runspec.table_seconds_per_hand(rules, t) for t in tables)
     chunk = DEFAULT_CHUNK if cost == 0 else max(1, min(DEFAULT_CHUNK, int(runspec.SLOW_CHUNK_SECONDS / cost)))
     return min(deals, chunk)
 

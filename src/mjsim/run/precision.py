@@ -22,6 +22,11 @@ __all__ = ["Target", "measure_names", "parse_targets", "run_to_precision"]
 
 #: most growth per step: the estimate of the hands needed is noisy while the run is short
 MAX_GROWTH = 4.0
+#: the first step plays at least this many sessions (in whole chunks): an interval from a
+#: handful of sessions is too uncertain to stop on (docs/statistics.md, "Do the intervals
+#: cover?"). A default chunk of fast players holds over a thousand; one of search players
+#: about ten.
+MIN_FIRST_SESSIONS = 64
 
 
 def measure_names(game: str) -> dict[str, tuple[str, str]]:
@@ -151,7 +156,8 @@ def run_to_precision(spec, out, targets: Sequence[Target], *, max_hands: int, re
         raise ValueError(f"{out} already holds {recorded:,} hands of variant {spec.variant}, more than "
                          f"--max-hands {max_hands:,}: rerun with --max-hands {recorded:,} or more, or "
                          f"choose another --out")
-    hands = max(chunk, recorded)
+    first = -(-MIN_FIRST_SESSIONS * spec.session_hands // chunk) * chunk
+    hands = min(cap, max(first, recorded))
     results = []
     with keep_lock(out):        # no other run takes the directory between two steps
         while True:

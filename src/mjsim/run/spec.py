@@ -30,7 +30,8 @@ MAX_HANDS = 2**62
 MAX_SESSION_HANDS = 100_000    # a session lives inside one chunk
 MAX_CHUNK = 1_000_000          # ~100 MB of arrays per chunk in flight
 #: seconds of work in a default chunk of slow players (search): a chunk is the unit a run
-#: resumes from and the work Ctrl-C waits for (one worker) or drops (a pool), so it stays short
+#: resumes from and the work Ctrl-C waits for (one worker) or drops (a pool), so it stays
+#: short. It decides default chunk sizes, which manifests record (see players.search)
 SLOW_CHUNK_SECONDS = 20.0
 #: ... and between two progress reports (with one worker, also the wait for Ctrl-C)
 SLOW_SLICE_SECONDS = 2.0
@@ -148,9 +149,9 @@ def check_chunk(chunk: int, session_hands: int) -> int:
     return chunk
 
 
-def seconds_per_hand(rules: Rules, players: Sequence[str]) -> float:
-    """A rough CPU cost per hand of the seats whose cost matters (search; ev and greedy
-    play thousands of hands a second and count as 0)."""
+def table_seconds_per_hand(rules: Rules, players: Sequence[str]) -> float:
+    """A rough CPU cost per hand of a table, summed over the seats whose cost matters
+    (search; ev and greedy play thousands of hands a second and count as 0)."""
     total = 0.0
     for name in players:
         base, options = player_options.split_name(name)
@@ -169,16 +170,17 @@ def default_chunk(rules: Rules, players: Sequence[str], hands: int, session_hand
     about 9 hands a second: a chunk of 20,000 would be half an hour that Ctrl-C waits for
     and an interrupted run loses)."""
     chunk = DEFAULT_CHUNK
-    cost = seconds_per_hand(rules, players)
+    cost = table_seconds_per_hand(rules, players)
     if cost > 0:
         chunk = min(chunk, SLOW_CHUNK_SECONDS / cost)
     return min(hands, _whole_sessions(chunk, session_hands))
 
 
-def progress_slice(spec: RunSpec, hands: int) -> int:
-    """Hands a worker plays between two progress reports, in whole sessions: `hands`, or
-    SLOW_SLICE_SECONDS of work when that is fewer."""
-    cost = seconds_per_hand(spec.rules, spec.players)
+def progress_slice(spec: RunSpec, fast_slice: int) -> int:
+    """Hands a worker plays between two progress reports, in whole sessions: `fast_slice`
+    hands, or SLOW_SLICE_SECONDS of work when that is fewer (at least one session)."""
+    hands = fast_slice
+    cost = table_seconds_per_hand(spec.rules, spec.players)
     if cost > 0:
         hands = min(hands, SLOW_SLICE_SECONDS / cost)
     return _whole_sessions(hands, spec.session_hands)

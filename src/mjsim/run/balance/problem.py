@@ -124,7 +124,7 @@ def parse_vary(text: str, base) -> Vary:
         from mjsim.run.spec import _split_top_level
         from mjsim.rulesets.rules import parse_override
 
-        choices = tuple(parse_override(f"v={c}")[1] for c in _split_top_level(raw) if c)
+        choices = tuple(parse_override(f"{key}={c}")[1] for c in _split_top_level(raw) if c)
         if len(choices) < 2:
             raise ValueError(f"--vary {text!r}: give a range LO..HI or at least two choices a,b")
         vary = Vary(text, key, index, "choice", choices=choices)
