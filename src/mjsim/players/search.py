@@ -101,6 +101,11 @@ def parse_option(name: str, key: str, value: str):
     return int(v) if integer else v
 
 
+def _with_defaults(game: str, options: dict | None) -> dict:
+    """Every option of a search seat: the given ones over the game's defaults."""
+    return {**DEFAULTS, **GAME_DEFAULTS.get(game, {}), **(options or {})}
+
+
 #: CPU seconds per hand of one search seat, measured with one process (docs/players/search.md):
 #: Wanzai 0.11 s at 512 samples with greedy rollouts. ev in every seat of a rollout costs
 #: about 8 times that in Wanzai (0.88 s) and 2.3 times in Anhua (0.26 s); ev as the search
@@ -118,7 +123,7 @@ def seconds_per_hand(game: str, options: dict | None = None) -> float:
     Ctrl-C, progress and a resume never wait on, or lose, more than a few seconds of work.
     It grows with the samples, the candidates and the rollout players. It is an upper bound
     when fewer turns are searched (`melds`, `near`, `close`, `calls=0`)."""
-    options = {**DEFAULTS, **GAME_DEFAULTS.get(game, {}), **(options or {})}
+    options = _with_defaults(game, options)
     if options["samples"] == 0:
         return 0.0
     if options["rollout"] == "ev":
@@ -132,7 +137,7 @@ def seconds_per_hand(game: str, options: dict | None = None) -> float:
 
 def player_opts(game: str, options: dict | None = None) -> list[float]:
     """The native options row of a search seat: ev's row, then the search numbers."""
-    options = {**DEFAULTS, **GAME_DEFAULTS.get(game, {}), **(options or {})}
+    options = _with_defaults(game, options)
     ev_options = {k: v for k, v in options.items() if k in evplayer.KEYS}
     row = evplayer.player_opts(game, ev_options)
     row = row + [0.0] * (N_PLAYER_OPTS - len(row))

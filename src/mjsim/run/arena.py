@@ -182,8 +182,8 @@ def _default_chunk(rules: Rules, tables: list[tuple[str, ...]], deals: int) -> i
     from mjsim.run import spec as runspec
 
     cost = max(runspec.table_seconds_per_hand(rules, t) for t in tables)
-    chunk = DEFAULT_CHUNK if cost == 0 else max(1, min(DEFAULT_CHUNK, int(runspec.SLOW_CHUNK_SECONDS / cost)))
-    return min(deals, chunk)
+    # every deal is a session of one hand
+    return min(deals, runspec.work_limited(DEFAULT_CHUNK, cost, runspec.SLOW_CHUNK_SECONDS, 1))
 
 
 def _play_chunk(task) -> tuple[int, int, dict]:

@@ -6,16 +6,12 @@ import importlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mjsim.dataset.schema import (PAY_REASONS, WIN_KINDS, encode_parquet, file_metadata, hands_table,
                                   payments_table, wins_table)
-from mjsim.run.spec import progress_slice
-
-if TYPE_CHECKING:
-    from mjsim.run.spec import RunSpec
+from mjsim.run.spec import RunSpec, progress_slice
 
 
 PROGRESS_SLICE = 2_000

@@ -160,7 +160,11 @@ def table_seconds_per_hand(rules: Rules, players: Sequence[str]) -> float:
     return total
 
 
-def _whole_sessions(hands: float, session_hands: int) -> int:
+def work_limited(hands: int, cost: float, seconds: float, session_hands: int) -> int:
+    """`hands`, or as many as take `seconds` of work at `cost` seconds a hand when that is
+    fewer, in whole sessions (at least one): the size of a chunk or a progress slice."""
+    if cost > 0:
+        hands = min(hands, seconds / cost)
     return max(session_hands, int(hands) // session_hands * session_hands)
 
 
@@ -169,21 +173,15 @@ def default_chunk(rules: Rules, players: Sequence[str], hands: int, session_hand
     SLOW_CHUNK_SECONDS of work when slow players sit at the table (a search seat plays
     about 9 hands a second: a chunk of 20,000 would be half an hour that Ctrl-C waits for
     and an interrupted run loses)."""
-    chunk = DEFAULT_CHUNK
     cost = table_seconds_per_hand(rules, players)
-    if cost > 0:
-        chunk = min(chunk, SLOW_CHUNK_SECONDS / cost)
-    return min(hands, _whole_sessions(chunk, session_hands))
+    return min(hands, work_limited(DEFAULT_CHUNK, cost, SLOW_CHUNK_SECONDS, session_hands))
 
 
 def progress_slice(spec: RunSpec, fast_slice: int) -> int:
     """Hands a worker plays between two progress reports, in whole sessions: `fast_slice`
     hands, or SLOW_SLICE_SECONDS of work when that is fewer (at least one session)."""
-    hands = fast_slice
     cost = table_seconds_per_hand(spec.rules, spec.players)
-    if cost > 0:
-        hands = min(hands, SLOW_SLICE_SECONDS / cost)
-    return _whole_sessions(hands, spec.session_hands)
+    return work_limited(fast_slice, cost, SLOW_SLICE_SECONDS, spec.session_hands)
 
 
 def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HANDS,
