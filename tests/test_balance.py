@@ -221,6 +221,51 @@ def test_exact_greedy_case(anhua_greedy, tmp_path):
     assert rng[0] <= want <= rng[1]
 
 
+def test_search_players_get_short_chunks_and_the_same_first_step():
+    """With search seats (about 9 Wanzai hands a second each) a chunk of thousands of hands
+    is minutes that Ctrl-C waits for and loses: the default chunk is about
+    SLOW_CHUNK_SECONDS of work, as in simulate, while the first step keeps its size (in
+    whole chunks) and --hands is the cap in whole chunks."""
+    from mjsim.run.spec import SLOW_CHUNK_SECONDS
+
+    cost = 0.11                                     # one Wanzai search seat (players.search)
+    fast_chunk, fast_start, _ = bal.hands_plan(400_000, 16)
+    chunk, start, cap = bal.hands_plan(400_000, 16, cost=cost)
+    assert chunk == int(SLOW_CHUNK_SECONDS / cost) // 16 * 16 < fast_chunk
+    assert start % chunk == 0 and fast_start <= start < fast_start + chunk
+    assert cap == 400_000 // chunk * chunk
+    # a first step of all of --hands stays within --hands
+    chunk, start, cap = bal.hands_plan(1_600, 16, cost=cost)
+    assert start == cap == 1_600 // chunk * chunk
+    # --chunk given wins over the cost: it is the step, as before
+    assert bal.hands_plan(400_000, 16, 800, cost=cost)[:2] == (800, 800)
+
+
+def test_balance_plays_a_search_population_in_short_chunks(tmp_path):
+    """balance() sizes the chunks from the population it plays (a search seat's cost)."""
+    from mjsim.players import search as searchplayer
+    from mjsim.rulesets.rules import Rules
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def run_step(spec):
+        seen.append(spec)
+        raise Stop
+
+    base = Rules.load("wanzai")
+    v = bal.parse_vary("values.qixiaodui=1..60", base)
+    t = bal.parse_targets(["pattern money:qixiaodui=0.06"], "wanzai")
+    with pytest.raises(Stop):
+        bal.balance(base, [v], t, players="search,greedy,greedy,greedy", out=tmp_path / "b", hands=64_000,
+                    run_step=run_step)
+    spec, = seen
+    chunk, start, _ = bal.hands_plan(64_000, 16, cost=searchplayer.seconds_per_hand("wanzai", {}))
+    assert spec.chunk == chunk < 1_000 and spec.hands == start >= 4_000
+
+
 def _balance_args(out, *extra):
     return ["balance", "--rules", "anhua", "--vary", "multipliers.qingyise=30..150",
             "--target", "property money:qingyise=0.10", "--hands", "1600", "--chunk", "800",

@@ -38,7 +38,8 @@ def balance_cmd(
         "Hands per chunk: a candidate's first step is one chunk, and its hands grow in whole chunks up to "
         "--hands (rounded down to whole chunks). Default: --hands/64, at least 4,000 (all of --hands if fewer), "
         "at most 20,000, in whole sessions; a size from half that up to 20,000 that divides --hands is "
-        "preferred, the nearest.")),
+        "preferred, the nearest. With search players the default chunk is about 20 s of work instead (as in "
+        "simulate, so that Ctrl-C loses little) and the first step is that size in whole chunks.")),
     trials: int = typer.Option(40, "--trials", help="Several --vary or --target: candidates Optuna plays."),
     out: str = typer.Option("mjsim-balance", "--out", "-o", help="Output directory, one partition per candidate (rerun to resume)."),
     backend: str = typer.Option("local", "--backend", help=_RUN_HELP["backend"]),
@@ -71,8 +72,7 @@ def balance_cmd(
     for pop in populations if progress else ():
         who = f" ({','.join(pop)})" if len(populations) > 1 else ""
         _note_slow_work(hands * table_seconds_per_hand(base, pop), f"each candidate's {hands:,} hands at most{who}",
-                        workers, backend, "(a search plays about 10 to 40 candidates, each in chunks of "
-                        "thousands of hands; the same command resumes it)")
+                        workers, backend, "(a search plays about 10 to 40 candidates; the same command resumes it)")
     answers = []
     with _balance_bar(progress) as bar:
         for pop in populations:

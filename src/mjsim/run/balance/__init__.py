@@ -164,8 +164,11 @@ def balance(base, varies: Sequence[Vary], targets: Sequence[Target], *, players=
         raise ValueError("balance needs at least one --vary KEY=LO..HI")
     if len({v.name for v in varies}) != len(varies):
         raise ValueError("--vary: a key is given twice")
+    from mjsim.run.spec import table_seconds_per_hand
+
     chunk_from_hands = hands if chunk is None else None     # named in a refusal of another chunk
-    chunk, start, cap = hands_plan(hands, session_hands, chunk)
+    cost = table_seconds_per_hand(base, runner.parse_players(players))
+    chunk, start, cap = hands_plan(hands, session_hands, chunk, cost)
     if run_step is None:
         def run_step(spec):
             return runner.run(spec, out, progress=False, **run_options)

@@ -15,30 +15,45 @@ from mjsim.run.balance.search import Estimate
 # The simulation side: candidates as variants of one dataset
 
 
-def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None) -> tuple[int, int, int]:
-    """(chunk, start hands, cap): the first step is one chunk, `chunk` or by default about
+def hands_plan(max_hands: int, session_hands: int, chunk: int | None = None,
+               cost: float = 0.0) -> tuple[int, int, int]:
+    """(chunk, start hands, cap): hands grow in whole chunks from `start` up to `cap`,
+    max_hands in whole chunks. The first step is `chunk` hands, or by default about
     max_hands / 64 (at least FIRST_HANDS or all of max_hands, at most the runner's default
-    chunk), and the cap is max_hands in whole chunks. docs/guide/balance.md and --chunk's
-    help say this: change them with it."""
+    chunk). With slow players (`cost`: CPU seconds a hand, spec.table_seconds_per_hand)
+    the default chunk is about SLOW_CHUNK_SECONDS of work, as in simulate, so that Ctrl-C
+    loses little; the first step stays as large, in whole chunks. docs/guide/balance.md
+    and --chunk's help say this: change them with it."""
     from mjsim.run import runner
-    from mjsim.run.spec import check_chunk, check_sizes
+    from mjsim.run.spec import SLOW_CHUNK_SECONDS, check_chunk, check_sizes, work_limited
 
     # the sizes checked as simulate checks them (the same messages): a --hands that ends
     # inside a session is refused with the nearest that work, not silently cut
     max_hands, session_hands = check_sizes(max_hands, session_hands)
-    if chunk is None:
-        # a first step of a few thousand hands at least: fewer say little about a pattern's share
-        want = min(runner.DEFAULT_CHUNK, max(session_hands, max_hands // 64, min(max_hands, FIRST_HANDS)))
-        chunk = max(session_hands, want // session_hands * session_hands)
-        # a chunk that divides --hands, when one is near: the last step is then --hands itself
-        divisors = [c for c in range(session_hands, runner.DEFAULT_CHUNK + 1, session_hands)
-                    if max_hands % c == 0 and max(want / 2, min(FIRST_HANDS, max_hands)) <= c]
-        if divisors:
-            chunk = min(divisors, key=lambda c: (abs(c - want), c))
-    chunk = check_chunk(chunk, session_hands)
-    if max_hands < chunk:
-        raise ValueError(f"--hands {max_hands:,} is less than one chunk ({chunk:,} hands)")
-    return chunk, chunk, max_hands // chunk * chunk
+    if chunk is not None:
+        chunk = check_chunk(chunk, session_hands)
+        step = chunk
+    else:
+        step = _default_step(max_hands, session_hands, runner.DEFAULT_CHUNK)
+        chunk = work_limited(step, cost, SLOW_CHUNK_SECONDS, session_hands)
+        step = min(math.ceil(step / chunk) * chunk, max_hands // chunk * chunk)
+    if max_hands < step:
+        raise ValueError(f"--hands {max_hands:,} is less than one chunk ({step:,} hands)")
+    return chunk, step, max_hands // chunk * chunk
+
+
+def _default_step(max_hands: int, session_hands: int, most: int) -> int:
+    """The first step's hands by default: about max_hands / 64, at least FIRST_HANDS (or
+    all of max_hands), at most `most`, in whole sessions; a size that divides max_hands is
+    preferred when one is near, so that the last step is max_hands itself."""
+    # a first step of a few thousand hands at least: fewer say little about a pattern's share
+    want = min(most, max(session_hands, max_hands // 64, min(max_hands, FIRST_HANDS)))
+    step = max(session_hands, want // session_hands * session_hands)
+    divisors = [c for c in range(session_hands, most + 1, session_hands)
+                if max_hands % c == 0 and max(want / 2, min(FIRST_HANDS, max_hands)) <= c]
+    if divisors:
+        step = min(divisors, key=lambda c: (abs(c - want), c))
+    return step
 
 
 class SimulationEvaluator:
