@@ -573,6 +573,7 @@ def test_invariants_over_seeded_hands(players):
             live = sum(1 for e in h.events if e.kind == "draw" and not e.replacement)
             live += sum(len(parse_tiles(t)) for _, t in h.buzhang)
             assert live == batch["draws"][i]
+            assert h.live_draws == batch["draws"][i]
             assert not any(e.replacement for e in events(h, "draw"))    # Anhua has no replacements
             # no kong payments, and a kong only with at least kong_min_wall live tiles
             assert all(e.reason in ("win", "instant") for e in events(h, "payment"))

@@ -342,6 +342,9 @@ def test_invariants_over_seeded_hands(players):
                                                     tuple(batch[f"fire_{s}"][i] for s in range(4)))
         if h.events:
             assert live == batch["draws"][i]
+        # the record's live_draws is the dataset's draws; its draws add the replacements
+        assert h.live_draws == batch["draws"][i]
+        assert h.draws == h.live_draws + sum(h.kongs.values())
         assert sum(tile_count(h.wall).values()) == batch["wall_left"][i]
         assert [h.kongs[k] for k in game.KONG_NAMES] == [batch[f"kongs_{k}"][i] for k in game.KONG_NAMES]
         assert len(h.wins) == batch["n_winners"][i]

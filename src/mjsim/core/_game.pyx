@@ -167,7 +167,7 @@ cdef class NativeGame:
             wilds=() if st.wild_a < 0 else (st.wild_a, st.wild_b),
             birds=[st.birds[i] for i in range(st.n_birds)],
             buzhangs=st.buzhangs,
-            end=st.end, next_dealer=st.next_dealer, draws=st.draws,
+            end=st.end, next_dealer=st.next_dealer, draws=st.draws, live_draws=st.live_draws,
             kongs=[st.kongs[i] for i in range(3)],
         )
 

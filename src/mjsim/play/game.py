@@ -148,6 +148,7 @@ class HandRecord:
     next_dealer: int
     draws: int                         # tiles drawn after the deal, replacements included
     kongs: dict = field(default_factory=dict)
+    live_draws: int = 0                # draws without the replacements: the dataset's `draws`
     hand_index: int = 0
     session_hands: int = 1
     # Anhua (RULES §3); empty / None under Wanzai
@@ -424,6 +425,7 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         "end": END_NAMES[raw["end"]],
         "next_dealer": raw["next_dealer"],
         "draws": raw["draws"],
+        "live_draws": raw["live_draws"],
         "kongs": dict(zip(KONG_NAMES, raw["kongs"])),
         "hand_index": hand_index,
         "session_hands": session_hands,
