@@ -41,7 +41,8 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The public names (tab completion, help): not the loader's helpers."""
+    return sorted(set(__all__) | {"__version__", "__path__", "__file__", "__name__", "__doc__"})
 
 
 __all__ = [
