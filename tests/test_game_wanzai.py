@@ -495,6 +495,42 @@ def test_builtin_players_through_the_python_protocol_play_identical_hands(names)
     assert a == b
 
 
+@pytest.mark.parametrize("game_name", ["wanzai", "anhua"])
+@pytest.mark.parametrize("names, wrap", [
+    (("ev_v1", "ev", "ev:fold=1,claim=0.8", "ev_v1:mix=0.2"), (0, 1, 2, 3)),
+    # search's rollouts play the other seats with their own options, which a Python seat's
+    # view cannot know: only the search seat is wrapped
+    (("search:samples=8,width=2", "ev_v1", "greedy", "ev:value=0.3"), (0,)),
+])
+def test_builtin_takes_any_player_name_with_options(game_name, names, wrap):
+    """view.builtin takes a player as --players does (aliases, options): the wrapped seats
+    play the native players' hands exactly, each with its own options."""
+    rules = Rules.load(game_name)
+    count = 16 if names[0].startswith("search") else 48
+    native, nw = game.simulate_chunk(rules, names, seed=5, start=0, count=count)
+    players = tuple(Builtin(n) if i in wrap else n for i, n in enumerate(names))
+    wrapped, ww = game.simulate_chunk(rules, players, seed=5, start=0, count=count)
+    for k in native:
+        assert (native[k] == wrapped[k]).all(), k
+    for k in nw:
+        assert (nw[k] == ww[k]).all(), k
+
+
+@pytest.mark.parametrize("name, message", [
+    ("ev_v2", "unknown built-in player 'ev_v2'"),
+    ("ev:fold=99", "fold must be"),
+    ("greedy:fold=1", "takes no options"),
+    (3, "a player name is a string"),
+])
+def test_builtin_names_a_bad_player(name, message):
+    class Asks(Player):
+        def turn(self, view, options):
+            return view.builtin(name)
+
+    with pytest.raises(ValueError, match=message):
+        game.play(Rules.load("wanzai"), seed=1, players=(Asks(), "greedy", "greedy", "greedy"))
+
+
 class NeverClaims(Player):
     """Discards its highest kind, never claims: every decision is checked against the view."""
 

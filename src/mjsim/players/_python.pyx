@@ -11,7 +11,8 @@ from libc.string cimport memset, memcpy
 from numbers import Integral
 
 from mjsim.core._state cimport (HandState, GameConfig, Call, CALL_CHOW, SRC_DRAW, PLAYER_PYTHON,
-                                WIN_DISCARD)
+                                WIN_DISCARD, N_PLAYER_OPTS)
+from mjsim.core cimport _eval
 from mjsim.core._rng cimport Rng
 from mjsim.core._hand cimport hand_shanten
 from mjsim.players._builtin cimport builtin_turn, builtin_call, builtin_takes_win
@@ -19,6 +20,7 @@ from mjsim.players._search cimport sample_hidden, decision_rng
 from mjsim.players._ev cimport ev_discard_risk
 from mjsim.core._wall cimport live_left
 from mjsim.vocab import PLAYERS, WIN_KIND_NAMES, TURN_NAMES, CALL_NAMES, MELD_NAMES
+from mjsim.players.python import builtin_row
 
 cdef enum:
     ASK_TURN = 0
@@ -119,12 +121,27 @@ cdef class TableView:
         self._check()
         return hand_shanten(self.st, self.st.seat[self.seat].hand, &self.st.seat[self.seat].mi)
 
-    def builtin(self, str name):
-        """The answer the built-in player `name` gives to the pending question."""
+    def builtin(self, name):
+        """The answer the built-in player `name` (as --players takes it: "ev_v1",
+        "ev:fold=1", "search:samples=64") gives to the pending question."""
         self._check()
-        if name not in PLAYERS:
-            raise ValueError(f"view.builtin: unknown built-in player {name!r} (built-ins: {', '.join(PLAYERS)})")
-        cdef int code = PLAYERS.index(name)
+        code, row = builtin_row("anhua" if self.st.cfg.game == _eval.GAME_ANHUA else "wanzai", name)
+        if row is None:
+            return self._ask_builtin(code)
+        # the seat's options row swapped for the call: a copy of the configuration, so the
+        # game's own is never written to (other hands and seats read it)
+        cdef GameConfig cfg = self.st.cfg[0]
+        cdef const GameConfig* own = self.st.cfg
+        cdef int j
+        for j in range(N_PLAYER_OPTS):
+            cfg.player_opts[self.seat][j] = row[j]
+        self.st.cfg = &cfg
+        try:
+            return self._ask_builtin(code)
+        finally:
+            self.st.cfg = own
+
+    cdef object _ask_builtin(self, int code):
         cdef int t = -1, action
         if self.ask == ASK_WIN:
             return bool(builtin_takes_win(self.st, self.seat, code, self.tile, self.win_kind))

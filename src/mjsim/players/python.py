@@ -10,10 +10,11 @@ Each method receives a `TableView` of the live hand, valid only during the call:
 (per seat), `view.seen` (visible copies per kind), `view.wall_left`, `view.scores`, `view.passed_wins`
 (discard wins this seat has let pass in this hand, which the pass_ron_lock rule follows),
 `view.shanten()` (wilds as wilds), `view.drawn` (on a turn: the tile just drawn), and
-`view.builtin(name)`: the answer the built-in player `name` ("random", "greedy",
-"greedy_v1", "ev" with its default options; `mjsim.vocab.PLAYERS` lists them) gives to the
-pending question, with the same effect on the hand's random stream, so `Builtin("greedy")`
-plays exactly like the native "greedy" (and `Builtin("ev")` like "ev").
+`view.builtin(name)`: the answer the built-in player `name` gives to the pending question,
+with the same effect on the hand's random stream. `name` is a player as `--players` takes
+it ("random", "greedy", "greedy_v1", "ev", "ev_v1", "search", and with options
+"ev:fold=1" or "search:samples=64"), so `Builtin("greedy")` plays exactly like the native
+"greedy" and `Builtin("ev_v1")` like "ev_v1".
 
 Anhua (RULES §3) adds `view.wild_indicator` (the turned-up kind), `view.wilds` (the two
 wild kinds) and `view.locked` (per seat, locked after a 補章).  Its decisions use the same
@@ -24,6 +25,8 @@ never asked again), and a 補章 win as kind "gangshanghua", a win on a 補章 d
 "gangshangpao".
 """
 from __future__ import annotations
+
+import functools
 
 
 class Player:
@@ -43,6 +46,31 @@ class Player:
         """A legal win on `tile` (kind "self_draw", "discard", "rob_kong", "gangshanghua",
         "gangshangpao", or "instant" with tile None: declare the Anhua special start): take it?"""
         return True
+
+
+@functools.lru_cache(maxsize=64)
+def builtin_row(game: str, name: str) -> tuple[int, tuple[float, ...] | None]:
+    """What `view.builtin(name)` asks: (the native player code, the options row it plays
+    with, or None for the seat's own row: the defaults). `name` is a player as `--players`
+    takes it: "greedy", "ev_v1", "ev:fold=1", "search:samples=64"; PlayerOptionError or
+    ValueError names what is wrong."""
+    from mjsim import vocab
+    from mjsim.players import ev as evplayer
+    from mjsim.players import options as player_options
+    from mjsim.players import search as searchplayer
+
+    if not isinstance(name, str):
+        raise ValueError(f"view.builtin: a player name is a string, got {name!r}")
+    base, options = player_options.split_name(name)
+    if base in evplayer.EV_NAMES:
+        row = evplayer.player_opts(game, options, base) if options or base != "ev" else None
+        return vocab.PLAYERS.index("ev"), None if row is None else tuple(row)
+    if base == "search":
+        return vocab.PLAYERS.index("search"), tuple(searchplayer.player_opts(game, options)) if options else None
+    if base not in vocab.PLAYERS:
+        known = ", ".join((*vocab.PLAYERS, *evplayer.EV_NAMES[1:]))
+        raise ValueError(f"view.builtin: unknown built-in player {base!r} (built-ins: {known})")
+    return vocab.PLAYERS.index(base), None
 
 
 class Builtin(Player):
