@@ -48,12 +48,23 @@ class Player:
         return True
 
 
-@functools.lru_cache(maxsize=64)
-def builtin_row(game: str, name: str) -> tuple[int, tuple[float, ...] | None]:
+def builtin_row(game: str, name) -> tuple[int, tuple[float, ...] | None]:
     """What `view.builtin(name)` asks: (the native player code, the options row it plays
     with, or None for the seat's own row: the defaults). `name` is a player as `--players`
     takes it: "greedy", "ev_v1", "ev:fold=1", "search:samples=64"; PlayerOptionError or
-    ValueError names what is wrong."""
+    ValueError names what is wrong. Cached (a Python player asks every decision), except
+    with a model file, which may change between calls."""
+    if isinstance(name, str) and "model=" not in name:
+        return _cached_builtin_row(game, name)
+    return _builtin_row(game, name)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_builtin_row(game: str, name: str) -> tuple[int, tuple[float, ...] | None]:
+    return _builtin_row(game, name)
+
+
+def _builtin_row(game: str, name) -> tuple[int, tuple[float, ...] | None]:
     from mjsim import vocab
     from mjsim.players import ev as evplayer
     from mjsim.players import options as player_options
