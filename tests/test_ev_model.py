@@ -162,6 +162,45 @@ def test_fit_entry_and_write_keep_tuned_parts(tmp_path):
     assert len(h["delta_0"]) == 50
 
 
+def test_a_far_win_row_fitted_on_a_few_wins_stays_below_the_row_before():
+    """The capped row (five or more from a win) holds few wins under ev: a 20,000-hand
+    refit once fitted it as 20.3 - 8.4 log(1 + u) + 15.4 L, P(win) near 1 at shanten 5,
+    and the refit ev lost 0.37 a seat-hand. Synthetic rows: row 0 well fitted, row 1 with
+    a handful of wins placed to nearly separate them."""
+    rng = np.random.default_rng(3)
+    nd = evplayer.N_WIN_D
+    n = 40_000
+    d = rng.integers(0, 2, n)
+    u = rng.integers(1, 30, n).astype(float)
+    live = rng.uniform(5, 80, n)
+    y = (rng.uniform(size=n) < 1 / (1 + np.exp(-(-2 + 0.8 * np.log1p(u) + 2 * live / 100)))).astype(float)
+    y[d == 1] = 0
+    few = np.flatnonzero((d == 1) & (u <= 2))[:4]      # four wins, all with 1-2 useful tiles
+    y[few] = 1
+    X = evfit._design(live, np.zeros(n), d, u)
+    c = evfit._settle_far_rows(evfit._logit(X, y), d, u, live, y)
+    lu, lw = np.log1p(u), live / 100
+    p0 = c[0] + c[1] * lu + c[2] * lw
+    p1 = c[3] + c[4] * lu + c[5] * lw
+    assert (p1 < p0).all()
+    assert list(c[3:6]) == pytest.approx([c[0] - 2.0, c[1], c[2]])
+    # every further row (no states at all) is one more step away
+    for j in range(2, nd):
+        assert list(c[3 * j: 3 * j + 3]) == pytest.approx([c[0] - 2.0 * j, c[1], c[2]])
+    # a row fitted on enough wins, below the row before, is kept as fitted
+    y2 = y.copy()
+    y2[d == 1] = (rng.uniform(size=(d == 1).sum()) < 0.05)
+    raw = evfit._logit(X, y2)
+    assert list(evfit._settle_far_rows(raw, d, u, live, y2)[3:6]) == pytest.approx(list(raw[3:6]))
+    # one fitted on many wins but rating some of its states above the row before is not
+    y3 = y.copy()
+    at = d == 1
+    y3[at] = rng.uniform(size=at.sum()) < 1 / (1 + np.exp(-(-4 + 2.0 * np.log1p(u[at]))))
+    raw = evfit._logit(X, y3)
+    assert ((raw[3] + raw[4] * lu + raw[5] * lw) > (raw[0] + raw[1] * lu + raw[2] * lw)).any()
+    assert list(evfit._settle_far_rows(raw, d, u, live, y3)[3:6]) == pytest.approx([raw[0] - 2.0, raw[1], raw[2]])
+
+
 def test_fit_ev_cli(tmp_path, capsys):
     out = tmp_path / "w.json"
     assert main(["fit-ev", "--rules", "wanzai", "--set", "values.qixiaodui=[20,20]", "--hands", "100",

@@ -8,7 +8,9 @@ ordinary discard the fit sees what the discarding seat saw:
   keeps a wild (it can then only self-draw); label: the seat wins this hand.  Logistic
   regression (statsmodels Logit, maximum likelihood) with, per d in 0..5 (5 = five or
   more), an intercept and slopes on log(1 + u) and L/100, plus one self-only term.  d and u
-  are the standard form's; a win in any standard hand (大七對 included) is its label.
+  are the standard form's; a win in any standard hand (大七對 included) is its label.  A
+  row with few wins, or above the row before it, is that row one step further away
+  (_settle_far_rows).
 - per form (evplayer.FITTED_FORMS: pairs, 十三爛, 清一色, 大七對): an intercept and a slope
   on that base logit, fitted on the states where the form is no further from a win than
   the standard form, labelled by wins in the form.  全求人 has none: it is the standard
@@ -337,6 +339,30 @@ def _design(live, self_only, d, u) -> np.ndarray:
     return X
 
 
+#: a distance row of the win model fitted on fewer wins than this is mostly noise: the
+#: capped row (five or more from a win) under ev holds a few wins in tens of thousands of
+#: states, and a logit that nearly separates them once gave P(win) near 1 at shanten 5
+MIN_ROW_WINS = 30
+
+
+def _settle_far_rows(c: np.ndarray, d: np.ndarray, u: np.ndarray, live: np.ndarray,
+                     won: np.ndarray) -> np.ndarray:
+    """The fitted win rows, each one further from a win kept below the row before: a row
+    with fewer than MIN_ROW_WINS wins, or one that rates any of its own states (useful
+    tiles, live wall) likelier to win than the row before would, becomes that row one
+    step further away (its intercept 2 lower), as a row with no states at all does."""
+    c = c.copy()
+    for j in range(1, evplayer.N_WIN_D):
+        at = d == j
+        lu, lw = np.log1p(u[at]), live[at] / 100
+        here = c[3 * j] + c[3 * j + 1] * lu + c[3 * j + 2] * lw
+        before = c[3 * j - 3] + c[3 * j - 2] * lu + c[3 * j - 1] * lw
+        if won[at].sum() < MIN_ROW_WINS or (here > before).any():
+            c[3 * j: 3 * j + 3] = c[3 * j - 3: 3 * j]
+            c[3 * j] -= 2.0
+    return c
+
+
 def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarray,
               self_share: float, mean_discard_paid: float) -> dict:
     """win rows: live, self_only, then per form (open, d, u, won via it)."""
@@ -347,12 +373,7 @@ def _fit_rows(rules: Rules, win: np.ndarray, tenpai: np.ndarray, wait: np.ndarra
     ok_std, d_std, u_std, y_std = form[F_STD].T
     m = (u_std > 0) & (d_std >= 0)
     c = _logit(_design(live[m], self_only[m], d_std[m], u_std[m]), y_std[m])
-    d = np.minimum(d_std[m].astype(int), nd - 1)
-    for j in range(1, nd):
-        if not (d == j).any():
-            # no hand that far: one more step away than the row before
-            c[3 * j: 3 * j + 3] = c[3 * j - 3: 3 * j]
-            c[3 * j] -= 2.0
+    c = _settle_far_rows(c, np.minimum(d_std[m].astype(int), nd - 1), u_std[m], live[m], y_std[m])
     # every other form: intercept and slope on the base logit, from its own wins (全求人
     # is the standard form's hands, so it has no numbers of its own)
     forms = {"standard": [0.0, 1.0]}
