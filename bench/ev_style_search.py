@@ -1,6 +1,7 @@
 """Is the shipped ev at the top of its style options?  A random search around them.
 
     python bench/ev_style_search.py --points 100 --seed 0 --out style_points.jsonl
+    python bench/ev_style_search.py --model refit.json --box fold=0..1.2 --box race=0..1.6 ...
 
 Point 0 is the shipped ev; each further point draws every style option in RANGES uniformly
 (the others stay as shipped) and is measured as `mjsim arena ev:... --baseline ev_v1` on the
@@ -35,17 +36,29 @@ def shipped_style(game: str) -> dict[str, float]:
     return {k: float(style.get(k, evplayer.STYLE[k][0])) for k in RANGES}
 
 
-def point(rs_seed: int, i: int, shipped: dict[str, float]) -> dict[str, float]:
+def point(rs_seed: int, i: int, shipped: dict[str, float], ranges=RANGES) -> dict[str, float]:
     """Point i of the search: 0 is the shipped style; the others are drawn from their own
     stream, so point i does not depend on how many points are asked for."""
     if i == 0:
         return dict(shipped)
     r = random.Random(f"{rs_seed}:{i}")
-    return {k: round(r.uniform(lo, hi), 3) for k, (lo, hi) in RANGES.items()}
+    return {k: round(r.uniform(lo, hi), 3) for k, (lo, hi) in ranges.items()}
 
 
-def player_name(pt: dict[str, float]) -> str:
-    return "ev:" + ",".join(f"{k}={v:g}" for k, v in pt.items())
+def player_name(pt: dict[str, float], model: str | None = None) -> str:
+    return "ev:" + ",".join(f"{k}={v:g}" for k, v in pt.items()) + (f",model={model}" if model else "")
+
+
+def parse_box(items: list[str]) -> dict[str, tuple[float, float]]:
+    """RANGES with `--box KEY=LO..HI` overrides."""
+    ranges = dict(RANGES)
+    for item in items:
+        key, _, span = item.partition("=")
+        lo, sep, hi = span.partition("..")
+        if key not in RANGES or not sep:
+            raise SystemExit(f"--box {item!r}: KEY=LO..HI with KEY one of {', '.join(RANGES)}")
+        ranges[key] = (float(lo), float(hi))
+    return ranges
 
 
 def surface(rows: list[dict]) -> list[tuple[str, float, float, float, float, float | None]]:
@@ -90,9 +103,14 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("style_points.jsonl"))
     ap.add_argument("--workers", type=int, default=0, help="processes (0: all cores)")
     ap.add_argument("--top", type=int, default=5)
+    ap.add_argument("--model", help="a model file (mjsim fit-ev) every point plays with, point 0 included")
+    ap.add_argument("--box", action="append", default=[], metavar="KEY=LO..HI", help="another range for KEY")
     a = ap.parse_args()
+    ranges = parse_box(a.box)
     rules = Rules.load("wanzai")
     key = {"rules": "wanzai", "seed": a.seed, "deals": a.deals, "baseline": a.baseline, "rs_seed": a.rs_seed}
+    if a.model or a.box:        # files of the plain search keep their keys
+        key.update(model=a.model, box={k: list(v) for k, v in ranges.items()})
     done = read_done(a.out, key)
     shipped = shipped_style("wanzai")
     print(f"wanzai, {a.deals:,} deals x 4 seats, seed {a.seed}; edge of ev:OPTIONS against 3 x {a.baseline}; "
@@ -100,18 +118,18 @@ def main() -> None:
     for i in range(a.points + 1):
         if i in done:
             continue
-        pt = point(a.rs_seed, i, shipped)
-        res = arena.run_arena(rules, player_name(pt), a.baseline, deals=a.deals, seed=a.seed, workers=a.workers)
+        pt = point(a.rs_seed, i, shipped, ranges)
+        res = arena.run_arena(rules, player_name(pt, a.model), a.baseline, deals=a.deals, seed=a.seed, workers=a.workers)
         done[i] = {**key, "index": i, "point": pt, "edge": res.edge.mean, "se": res.edge.se}
         with a.out.open("a") as f:
             f.write(json.dumps(done[i]) + "\n")
-        print(f"  point {i}: {res.edge.mean:+.4f} (se {res.edge.se:.4f})  {player_name(pt)}", flush=True)
+        print(f"  point {i}: {res.edge.mean:+.4f} (se {res.edge.se:.4f})  {player_name(pt, a.model)}", flush=True)
     rows = [done[i] for i in range(a.points + 1)]
     base = rows[0]["edge"]
     print(f"shipped ev: {base:+.4f} (se {rows[0]['se']:.4f})")
     print(f"best of {a.points} random points (difference from the shipped ev on the same deals):")
     for r in sorted(rows[1:], key=lambda r: -r["edge"])[:a.top]:
-        print(f"  {r['edge']:+.4f} ({r['edge'] - base:+.4f})  {player_name(r['point'])}")
+        print(f"  {r['edge']:+.4f} ({r['edge'] - base:+.4f})  {player_name(r['point'], a.model)}")
     if len(rows) < 2 * len(RANGES) + 2:
         print(f"response surface: needs at least {2 * len(RANGES) + 2} points")
         return
