@@ -109,6 +109,24 @@ def test_search_arenas_come_in_short_chunks():
                                 600) < chunk
 
 
+def test_in_this_process_a_search_task_is_played_in_short_slices():
+    """With one worker the tasks play in this process, where Ctrl-C is seen only when a
+    native call returns: a search table's ~20 s task is played ~2 s at a time (Ctrl-C took
+    17 s), with the same rows as in one call."""
+    from mjsim.run import spec as runspec
+
+    search_table = ("search", "ev", "ev", "ev")
+    task = (1, WANZAI, search_table, 5, 40, 180)
+    slice_deals = arena._slice_deals(task)
+    assert slice_deals == int(runspec.SLOW_SLICE_SECONDS / runspec.table_seconds_per_hand(WANZAI, search_table))
+    assert arena._slice_deals((0, WANZAI, ("greedy",) * 4, 5, 0, 5000)) == 5000     # fast: one call
+    fast = (2, WANZAI, ("random", "greedy", "greedy", "greedy"), 5, 10, 30)
+    whole, sliced = arena._play_chunk(fast), arena._play_chunk(fast, 7)
+    assert whole[:2] == sliced[:2] == (2, 10) and whole[2].keys() == sliced[2].keys()
+    for k in whole[2]:
+        assert np.array_equal(whole[2][k], sliced[2][k]), k
+
+
 def test_progress_counts_every_hand():
     seen = []
     arena.run_arena(WANZAI, "random", "random", deals=30, chunk=7, progress=lambda d, t: seen.append((d, t)))

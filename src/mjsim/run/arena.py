@@ -186,9 +186,19 @@ def _default_chunk(rules: Rules, tables: list[tuple[str, ...]], deals: int) -> i
     return min(deals, runspec.work_limited(DEFAULT_CHUNK, cost, runspec.SLOW_CHUNK_SECONDS, 1))
 
 
-def _play_chunk(task) -> tuple[int, int, dict]:
-    """One (table, chunk): the few columns the arena needs (runs in a worker)."""
+def _play_chunk(task, slice_deals: int | None = None) -> tuple[int, int, dict]:
+    """One (table, chunk): the few columns the arena needs (runs in a worker). With
+    `slice_deals`, played that many deals at a time (every deal is a session of its own, so
+    the rows are the same): in this process Ctrl-C is seen when a native call returns."""
     table, rules, players, seed, start, count = task
+    if slice_deals is None or slice_deals >= count:
+        return table, start, _deal_columns(rules, players, seed, start, count)
+    parts = [_deal_columns(rules, players, seed, at, min(slice_deals, start + count - at))
+             for at in range(start, start + count, slice_deals)]
+    return table, start, {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _deal_columns(rules: Rules, players, seed: int, start: int, count: int) -> dict:
     from mjsim.play.game import simulate_chunk
 
     hands, wins = simulate_chunk(rules, players, seed, start, count, 1)
@@ -199,14 +209,23 @@ def _play_chunk(task) -> tuple[int, int, dict]:
     for k in ("hand_index", "winner", "discarder", "win_kind", "pattern", "turn"):
         if k in wins:
             keep["w_" + k] = np.asarray(wins[k])
-    return table, start, keep
+    return keep
+
+
+def _slice_deals(task) -> int:
+    """Deals of a task played in one native call in this process: about SLOW_SLICE_SECONDS
+    of work (a search table's chunk is about 20 s, which Ctrl-C would wait for)."""
+    from mjsim.run import spec as runspec
+
+    _, rules, players, _, _, count = task
+    return runspec.work_limited(count, runspec.table_seconds_per_hand(rules, players), runspec.SLOW_SLICE_SECONDS, 1)
 
 
 def _run_tasks(tasks: Iterable[tuple], n_tasks: int, workers: int, take: Callable[[tuple], None]) -> None:
     """Play every task, handing each result to `take` as it arrives (then dropping it)."""
     if workers <= 1 or n_tasks <= 1:
         for t in tasks:
-            take(_play_chunk(t))
+            take(_play_chunk(t, _slice_deals(t)))
         return
     import concurrent.futures as cf
     import multiprocessing
