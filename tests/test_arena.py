@@ -130,7 +130,8 @@ def test_in_this_process_a_search_task_is_played_in_short_slices():
 def test_progress_counts_every_hand():
     seen = []
     arena.run_arena(WANZAI, "random", "random", deals=30, chunk=7, progress=lambda d, t: seen.append((d, t)))
-    assert seen[-1] == (150, 150) and len(seen) == 5 * 5
+    # a first report at 0 (progress shows from the start), then one per task
+    assert seen[0] == (0, 150) and seen[-1] == (150, 150) and len(seen) == 1 + 5 * 5
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
@@ -191,6 +192,26 @@ def test_cli_arena(capsys):
     assert "arena: random vs 3x ev, anhua" in out      # ev: the default baseline, as of simulate
     assert "edge (points per seat-hand): -" in out
     assert "cov_type='cluster' by deal" in out
+
+
+def test_cli_arena_progress_off_a_terminal_is_plain_lines(capsys, monkeypatch):
+    """Off a terminal (a log, a pipe) a rich bar showed nothing but an empty line: plain
+    lines instead, every PROGRESS_EVERY seconds and one at the end, as simulate prints."""
+    from mjsim.run import runner
+
+    monkeypatch.setattr(runner, "PROGRESS_EVERY", 0.01)
+    assert main(["arena", "random", "--baseline", "greedy", "--deals", "400", "--chunk", "20", "--workers", "1"]) == 0
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert lines and all(line.startswith("random vs 3x greedy: ") and "hands/s" in line for line in lines)
+    assert lines[-1].startswith("random vs 3x greedy: 2,000/2,000 hands (100%)")
+
+
+def test_slow_rates_keep_a_decimal():
+    from mjsim.run import runner
+
+    assert [runner.rate_text(r) for r in (0, 0.04, 3.14, 9.96, 12.4, 38046.2)] == [
+        "0", "0.04", "3.1", "10.0", "12", "38,046"]
 
 
 @pytest.mark.parametrize("args, message", [

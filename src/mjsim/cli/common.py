@@ -403,9 +403,15 @@ def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjus
 
 @contextlib.contextmanager
 def _hands_bar(enabled: bool, label: str):
-    """A rich progress bar counting hands on stderr; yields progress(done, total)."""
+    """Progress counting hands on stderr: a rich bar on a terminal, otherwise a plain line
+    every PROGRESS_EVERY seconds and one at the end (a rich bar off a terminal shows
+    nothing meanwhile); yields progress(done, total)."""
     if not enabled:
         yield None
+        return
+    if not err.is_terminal:
+        with _hands_lines(label) as advance:
+            yield advance
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -424,6 +430,48 @@ def _hands_bar(enabled: bool, label: str):
     finally:
         if state:
             state["bar"].stop()
+
+
+@contextlib.contextmanager
+def _hands_lines(label: str, every: float | None = None):
+    """progress(done, total) off a terminal: a line every `every` seconds (the runner's
+    PROGRESS_EVERY) from the first report on, and one at the end, as simulate prints."""
+    import threading
+    import time
+
+    from mjsim.run import runner
+
+    every = runner.PROGRESS_EVERY if every is None else every
+    state = {"done": 0, "total": 0, "t0": time.perf_counter()}
+    stop, started = threading.Event(), threading.Event()
+
+    def line() -> str:
+        done, total = state["done"], state["total"]
+        elapsed = time.perf_counter() - state["t0"]
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
+        return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
+                f"{runner.rate_text(rate)} hands/s, ETA {eta}")
+
+    def lines():
+        while not stop.wait(every):
+            err.print(line(), markup=False, highlight=False, soft_wrap=True)
+
+    thread = threading.Thread(target=lines, daemon=True, name="mjsim-progress")
+
+    def advance(done: int, total: int) -> None:
+        state["done"], state["total"] = done, total
+        if not started.is_set():       # from the first report: input errors come first
+            started.set()
+            thread.start()
+
+    try:
+        yield advance
+    finally:
+        if started.is_set():
+            stop.set()
+            thread.join()
+            err.print(line(), markup=False, highlight=False, soft_wrap=True)
 
 
 DEBUG_NOTICE = ("note: this mjsim is the debug build (bounds-checked, about 13x slower); "

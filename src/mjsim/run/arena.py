@@ -475,6 +475,7 @@ def run_arena(rules: Rules, challenger: str | PlayerSpec, baseline: str | Player
         reducer.take(result)
         advance(len(result[2]["end"]))
 
+    advance(0)      # progress from the start (a search table's first task takes about 20 s)
     _run_tasks(tasks, 5 * n_chunks, workers, take)
     seconds = time.perf_counter() - t0
     r = reducer

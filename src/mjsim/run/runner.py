@@ -111,6 +111,14 @@ class RunFailed(OSError):
 PROGRESS_EVERY = 10.0
 
 
+def rate_text(rate: float) -> str:
+    """Hands a second for a progress line: whole numbers, but a slow table (search seats
+    play a few hands a second) keeps a decimal rather than showing 0."""
+    if rate >= 10 or rate == 0:
+        return f"{rate:,.0f}"
+    return f"{rate:.1f}" if rate >= 1 else f"{rate:.2f}"
+
+
 def _say(console, line: str) -> None:
     if console is None:
         import sys
@@ -282,7 +290,7 @@ class _Progress:
         done, total, rate = self.hands(), self.result.hands_total, self.rate()
         eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
         return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
-                f"{rate:,.0f} hands/s, ETA {eta}")
+                f"{rate_text(rate)} hands/s, ETA {eta}")
 
 
 @contextlib.contextmanager
@@ -331,7 +339,7 @@ def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every
         def render(self, task) -> Text:
             rate = state.rate()
             eta = (task.total - task.completed) / rate if rate > 0 else None
-            text = f"{rate:,.0f} hands/s ETA " + (f"{int(eta) // 60}:{int(eta) % 60:02d}" if eta is not None else "-")
+            text = f"{rate_text(rate)} hands/s ETA " + (f"{int(eta) // 60}:{int(eta) % 60:02d}" if eta is not None else "-")
             return Text(text, style="progress.data.speed")
 
     bar = Progress(
