@@ -64,6 +64,17 @@ def test_precision_stops_at_max_hands(fake, tmp_path, capsys):
     assert stats.variant_stats(out).hands == 2400
 
 
+def test_a_max_hands_between_chunks_names_what_was_played(fake, tmp_path, capsys):
+    """The run grows in whole chunks: a --max-hands of 2.5 chunks plays two, and the warning
+    says so rather than naming 2,000 hands it never played."""
+    out = tmp_path / "cap"
+    assert main(["simulate", "--precision", "dealer=0.0001", "--max-hands", "2000", "--chunk", "800",
+                 "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    assert ("--max-hands 2,000 reached (1,600 hands: whole chunks of 800) before the precision of dealer"
+            in capsys.readouterr().err)
+    assert stats.variant_stats(out).hands == 1600
+
+
 def test_a_rerun_with_a_smaller_max_hands_names_max_hands(fake, tmp_path, capsys):
     out = tmp_path / "cap"
     args = ["simulate", "--precision", "dealer=0.0001", "--chunk", "800", "--workers", "1", "--no-progress",

@@ -151,7 +151,7 @@ _RUN_HELP = {
     "seed": "Master seed: (seed, hand index) fixes every hand.",
     "workers": "Worker processes (local) or tasks in flight (dask); 0 = all cores.",
     "chunk": "Hands per chunk file (a multiple of --session-hands); default about 20,000, or about 20 s of work "
-             "with search players (a chunk is what Ctrl-C waits for and a resume redoes).",
+             "with search players (the unit a run resumes from: Ctrl-C loses the chunks in progress).",
     "backend": "local (process pool) or dask (dask.distributed).",
     "scheduler": "Dask scheduler address (tcp://host:8786); default: a LocalCluster.",
     "scheduler_timeout": "Seconds to wait for --scheduler to answer as a Dask scheduler (default 5).",
@@ -246,7 +246,9 @@ def _run_precision(spec, out, targets, max_hands, run_step):
                   highlight=False, markup=False)
     else:
         short = [t.name for t in targets if widths[t.name] > t.halfwidth]
-        err.print(f"warning: --max-hands {max_hands:,} reached before the precision of {', '.join(short)}",
+        # the run grows in whole chunks: name what it played when that is short of --max-hands
+        played = "" if final.hands == max_hands else f" ({final.hands:,} hands: whole chunks of {spec.chunk:,})"
+        err.print(f"warning: --max-hands {max_hands:,} reached{played} before the precision of {', '.join(short)}",
                   highlight=False, markup=False)
     total = results[-1]
     for r in results[:-1]:

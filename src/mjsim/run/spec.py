@@ -30,8 +30,7 @@ MAX_HANDS = 2**62
 MAX_SESSION_HANDS = 100_000    # a session lives inside one chunk
 MAX_CHUNK = 1_000_000          # ~100 MB of arrays per chunk in flight
 #: seconds of work in a default chunk of slow players (search): a chunk is the unit a run
-#: resumes from and the work Ctrl-C waits for (one worker) or drops (a pool), so it stays
-#: short. It decides default chunk sizes, which manifests record (see players.search)
+#: resumes from, and Ctrl-C drops the chunks in progress, so it stays short. It decides default chunk sizes, which manifests record (see players.search)
 SLOW_CHUNK_SECONDS = 20.0
 #: ... and between two progress reports (with one worker, also the wait for Ctrl-C)
 SLOW_SLICE_SECONDS = 2.0
