@@ -379,7 +379,30 @@ def test_progress_off_a_terminal_is_plain_lines(capsys):
     assert capsys.readouterr().err == ("candidate 1: values.qixiaodui=1, 800 hands (0 played so far)\n"
                                        "candidate 2: values.qixiaodui=60, 800 hands (800 played so far)\n")
     quiet = _progress_lines()
-    quiet("values.qixiaodui=1", 800, 0)          # within the first 10 s: nothing yet
+    quiet("values.qixiaodui=1", 800, 0)          # the first candidate is said at once (a search
+    quiet("values.qixiaodui=60", 800, 800)       # step can take minutes), the next within 10 s not
+    assert capsys.readouterr().err == "candidate 1: values.qixiaodui=1, 800 hands (0 played so far)\n"
+
+
+def test_search_steps_off_a_terminal_print_the_runners_lines(monkeypatch):
+    """A step of search players takes minutes: off a terminal it prints the runner's lines
+    every 10 s; a step of fast players (seconds) does not add lines."""
+    from mjsim.cli import balance as cli_balance
+
+    base = mjsim.Rules.load("wanzai")
+    slow = runner.make_spec(base, players="search,ev,ev,ev", hands=4000, chunk=176 * 2, session_hands=16)
+    fast = runner.make_spec(base, players="ev", hands=400_000)
+    assert cli_balance._step_lines(slow) and not cli_balance._step_lines(fast)
+
+
+def test_the_cost_note_counts_the_candidates_a_search_plays(capsys, monkeypatch):
+    """One candidate of 4,000 search hands is about 7 CPU-minutes, under the 10-minute
+    threshold, but a search plays at least ten: the note is printed."""
+    from mjsim.cli import common
+
+    common._note_slow_work(440.0, "each candidate's 4,000 hands at most", 1, "local", "(...)", times=10)
+    assert "note: search players need about 7 minutes of CPU for each candidate" in capsys.readouterr().err
+    common._note_slow_work(440.0, "these hands", 1, "local", "(...)")
     assert capsys.readouterr().err == ""
 
 

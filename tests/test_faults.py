@@ -619,6 +619,20 @@ def test_the_command_loads_its_modules_where_an_interrupt_is_caught():
     assert [e.value for e in entry_points(group="console_scripts") if e.name == "mjsim"] == ["mjsim.cli:main"]
 
 
+def test_after_an_interrupt_the_command_ignores_another_ctrl_c():
+    """A second Ctrl-C while the worker pool shuts down once printed a traceback from
+    Python's exit hooks: once the command (its own process: argv None) has said it was
+    interrupted, further SIGINT/SIGTERM are ignored; an in-process call (argv given, as
+    the tests make) leaves the handlers alone."""
+    code = ("import signal, mjsim.cli, mjsim.cli.app as app; app.main = lambda argv=None: 130; "
+            "before = signal.getsignal(signal.SIGINT); "
+            "a = mjsim.cli.main(['simulate']); kept = signal.getsignal(signal.SIGINT) is before; "
+            "b = mjsim.cli.main(); print(a, b, kept, signal.getsignal(signal.SIGINT) is signal.SIG_IGN, "
+            "signal.getsignal(signal.SIGTERM) is signal.SIG_IGN)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.split() == ["130", "130", "True", "True", "True"]
+
+
 def test_import_mjsim_still_reaches_every_module_it_did():
     """The lazy package gives what the eager one gave: its names and, after any attribute,
     the modules they live in (mjsim.play.engine after a bare `import mjsim`)."""

@@ -28,7 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if on_main:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
-    return run(argv)
+    code = run(argv)
+    if code == 130 and argv is None and on_main:
+        # the command line's own process ends next: a second Ctrl-C while the worker pool
+        # shuts down would print a traceback from Python's exit hooks instead of nothing
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    return code
 
 
 __all__ = ["main"]

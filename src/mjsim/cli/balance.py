@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from pathlib import Path
 from typing import Optional
@@ -72,7 +73,8 @@ def balance_cmd(
     for pop in populations if progress else ():
         who = f" ({','.join(pop)})" if len(populations) > 1 else ""
         _note_slow_work(hands * table_seconds_per_hand(base, pop), f"each candidate's {hands:,} hands at most{who}",
-                        workers, backend, "(a search plays about 10 to 40 candidates; the same command resumes it)")
+                        workers, backend, "(a search plays about 10 to 40 candidates; the same command resumes it)",
+                        times=MIN_CANDIDATES)
     answers = []
     with _balance_bar(progress) as bar:
         for pop in populations:
@@ -80,9 +82,10 @@ def balance_cmd(
             answers.append(bal.balance(
                 base, varies, targets, players=pop, out=out, hands=hands, seed=seed,
                 session_hands=session_hands, chunk=chunk, trials=trials, label_suffix=suffix, progress=bar,
-                run_step=lambda spec: _run_specs([spec], out, workers, backend, scheduler, False,
+                run_step=lambda spec: _run_specs([spec], out, workers, backend, scheduler,
+                                                 progress and _step_lines(spec),
                                                  allow_version_mix=allow_version_mix,
-                                                 scheduler_timeout=scheduler_timeout,
+                                                 scheduler_timeout=scheduler_timeout, note=False,
                                                  interrupted=_step_interrupted(spec, out))))
     for a in answers:
         rows = bal.table_rows(a)
@@ -114,6 +117,20 @@ def balance_cmd(
     if json_out is not None:
         err.print(f"json: {bal.write_json(json_out, answers)}", highlight=False, markup=False)
     err.print(f"dataset: {out}   response plot: {path}", highlight=False, markup=False)
+
+
+#: the fewest candidates a search plays (the cost note counts at least these)
+MIN_CANDIDATES = 10
+
+
+def _step_lines(spec) -> bool:
+    """Off a terminal, a step that takes longer than a progress interval (search players:
+    minutes) prints the runner's plain progress lines; a terminal has the search's bar, and
+    fast steps would only add a line each."""
+    from mjsim.run import runner
+    from mjsim.run.spec import table_seconds_per_hand
+
+    return not err.is_terminal and spec.hands * table_seconds_per_hand(spec.rules, spec.players) > runner.PROGRESS_EVERY
 
 
 def _step_interrupted(spec, out):
@@ -168,7 +185,7 @@ def _progress_lines(every: float | None = None):
     from mjsim.run import runner
 
     every = runner.PROGRESS_EVERY if every is None else every
-    state = {"n": 0, "last": time.monotonic()}
+    state = {"n": 0, "last": -math.inf}        # the first candidate is always said
 
     def say(label: str, step_hands: int, played: int) -> None:
         state["n"] += 1

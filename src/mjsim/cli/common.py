@@ -211,14 +211,15 @@ def _note_slow_run(specs, workers, backend, what: str | None = None) -> None:
                     "finished chunk")
 
 
-def _note_slow_work(cpu: float, what: str, workers, backend, then: str) -> None:
+def _note_slow_work(cpu: float, what: str, workers, backend, then: str, times: int = 1) -> None:
     """`note: search players need about X of CPU for WHAT, about Y on W workers THEN`, when X
-    is over SLOW_RUN_SECONDS. W is what the local pool will use: --workers, capped at the
-    cores this process may use as the runner caps it (unknown on Dask)."""
+    (done at least `times` times: balance's candidates) is over SLOW_RUN_SECONDS. W is what
+    the local pool will use: --workers, capped at the cores this process may use as the
+    runner caps it (unknown on Dask)."""
     from mjsim.run import runner
     from mjsim.run import spec as runspec
 
-    if cpu < SLOW_RUN_SECONDS:
+    if cpu * times < SLOW_RUN_SECONDS:
         return
     where = ""
     if backend == "local":
