@@ -449,12 +449,8 @@ def _hands_lines(label: str, every: float | None = None):
     stop, started = threading.Event(), threading.Event()
 
     def line() -> str:
-        done, total = state["done"], state["total"]
         elapsed = time.perf_counter() - state["t0"]
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
-        return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
-                f"{runner.rate_text(rate)} hands/s, ETA {eta}")
+        return runner.progress_line(label, state["done"], state["total"], state["done"] / elapsed if elapsed > 0 else 0.0)
 
     def lines():
         while not stop.wait(every):

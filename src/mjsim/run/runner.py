@@ -287,10 +287,14 @@ class _Progress:
         return (self.hands() - self.result.hands_skipped) / elapsed if elapsed > 0 else 0.0
 
     def line(self, label: str) -> str:
-        done, total, rate = self.hands(), self.result.hands_total, self.rate()
-        eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
-        return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
-                f"{rate_text(rate)} hands/s, ETA {eta}")
+        return progress_line(label, self.hands(), self.result.hands_total, self.rate())
+
+
+def progress_line(label: str, done: int, total: int, rate: float) -> str:
+    """The plain progress line (off a terminal) of a run, an arena or a fit."""
+    eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
+    return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
+            f"{rate_text(rate)} hands/s, ETA {eta}")
 
 
 @contextlib.contextmanager
