@@ -339,6 +339,18 @@ def test_batch_matches_single_evaluation():
         assert (mjsim.PATTERNS[code[i]] if code[i] >= 0 else None) == e.pattern
 
 
+@pytest.mark.parametrize("call", [
+    lambda: mjsim.evaluate("wanzai", "123234m456p789s11z"),
+    lambda: mjsim.shanten(None, "123234m456p789s1z"),
+    lambda: mjsim.evaluate_batch(None, np.zeros((1, 34), np.uint8)),
+    lambda: mjsim.shanten_batch("wanzai", np.zeros((1, 34), np.uint8)),
+])
+def test_rules_that_are_not_rules_are_named_by_every_entry(call):
+    """The batch entries once gave AttributeError: 'str' object has no attribute 'traits'."""
+    with pytest.raises(TypeError, match=r"rules must be a mjsim.Rules \(use mjsim.Rules.load\('wanzai'\)\), got"):
+        call()
+
+
 @pytest.mark.parametrize(
     "call, message",
     [

@@ -616,6 +616,44 @@ def test_python_player_answers_numpy_indices_and_is_told_what_a_bad_answer_was()
     for bad in (None, 5, "discard"):
         with pytest.raises(ValueError, match=r"seat 0: turn\(\) returned .*, not one of \[\('discard'"):
             game.play(rules, seed=1, players=(Answers(turn=lambda a, bad=bad: bad), "greedy", "greedy", "greedy"))
+    # a kind that only equals an option's, a float or a bool (True == 1), is refused, not read as it
+    with pytest.raises(ValueError, match=r"seat 0: turn\(\) returned \('discard', \d+\.0\)"):
+        game.play(rules, seed=1, players=(Answers(turn=lambda a: (a[0], float(a[1]))), "greedy", "greedy", "greedy"))
+    with pytest.raises(ValueError, match=r"seat 0: turn\(\) returned \('discard', (True|False)\)"):
+        game.simulate_chunk(rules, (BoolKinds(), "greedy", "greedy", "greedy"), seed=1, start=0, count=20)
+
+
+class BoolKinds(Player):
+    """Discards 1m or 2m, when it may, as the bool that equals its kind."""
+
+    def turn(self, view, options):
+        for k in (0, 1):
+            if ("discard", k) in options:
+                return ("discard", bool(k))
+        return view.builtin("greedy")
+
+
+class Wins(Player):
+    def __init__(self, answer):
+        self.answer = answer
+
+    def win(self, view, tile, kind):
+        return self.answer
+
+
+def test_a_win_answer_is_true_or_false():
+    """win() answered "no", 2 or None was read by its truth: "no" took the win. Only True
+    and False (numpy's too) are answers; anything else stops the hand, naming it."""
+    rules = Rules.load("wanzai")
+    native = game.simulate_chunk(rules, ("greedy",) * 4, seed=4, start=0, count=40)
+    for yes in (True, np.True_):
+        mine = game.simulate_chunk(rules, (Wins(yes), "greedy", "greedy", "greedy"), seed=4, start=0, count=40)
+        assert all(np.array_equal(a[k], b[k]) for a, b in zip(native, mine) for k in a)
+    passing = game.simulate_chunk(rules, (Wins(np.False_), "greedy", "greedy", "greedy"), seed=4, start=0, count=40)
+    assert 0 not in passing[1]["winner"]
+    for bad in ("no", "False", 2, 0, None, [], 1.0):
+        with pytest.raises(ValueError, match=r"seat 0: win\(\) returned .*; expected True .* or False"):
+            game.simulate_chunk(rules, (Wins(bad), "greedy", "greedy", "greedy"), seed=4, start=0, count=40)
 
 
 # ------------------------------------------------------------------ parameters with non-default values

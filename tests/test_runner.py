@@ -494,3 +494,18 @@ def test_real_game_independent_hands_draw_their_dealer(tmp_path):
     dealers = table(out, "hands")["dealer"].to_pylist()
     for seat in range(4):
         assert binomtest(dealers.count(seat), len(dealers), 0.25).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("players", [None, (None,) * 4, [1, 2, 3, 4], {"a": 1}])
+def test_a_run_names_players_that_are_not_names(players):
+    """make_spec once turned any object into a name ('None', '1', a Player's repr) for the
+    runner to refuse as an unknown player, or raised a bare TypeError for None."""
+    with pytest.raises(ValueError, match="players: a run takes player names"):
+        runner.make_spec(WANZAI, players=players, hands=64, session_hands=16)
+
+
+def test_a_python_player_in_a_run_is_pointed_to_game_play():
+    from mjsim.players import Player
+
+    with pytest.raises(ValueError, match="Python players play through mjsim.play.game.play and simulate_chunk"):
+        runner.make_spec(WANZAI, players=(Player(), "ev", "ev", "ev"), hands=64, session_hands=16)

@@ -155,8 +155,7 @@ def _check_self_draw(self_draw) -> None:
 
 
 def _prepare(rules: Rules, hand, melds, wild, sizes: tuple[int, ...]):
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a mjsim.Rules (use mjsim.Rules.load('wanzai')), got {type(rules).__name__}")
+    _check_rules(rules)
     kinds = _kinds(hand, "hand")
     ms = parse_melds(rules.game, () if melds is None else melds)
     for i, m in enumerate(ms):
@@ -222,7 +221,13 @@ def waits(rules: Rules, hand, melds=(), wild=None) -> list[str]:
     return [kind_name(k) for k in _core.waits_hand(core_config(rules), counts, info, indicator)]
 
 
+def _check_rules(rules) -> None:
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a mjsim.Rules (use mjsim.Rules.load('wanzai')), got {type(rules).__name__}")
+
+
 def _batch_counts(rules: Rules, counts, sizes: tuple[int, ...], wild) -> tuple[np.ndarray, int]:
+    _check_rules(rules)
     arr = np.asarray(counts)
     if arr.ndim != 2 or arr.shape[1] != 34:
         raise ValueError(f"counts must be an (N, 34) array of tile counts, got shape {arr.shape}")

@@ -10,6 +10,8 @@ player stops the hand and is re-raised by NativeGame.
 from libc.string cimport memset, memcpy
 from numbers import Integral
 
+import numpy as np
+
 from mjsim.core._state cimport (HandState, GameConfig, Call, CALL_CHOW, SRC_DRAW, PLAYER_PYTHON,
                                 WIN_DISCARD, N_PLAYER_OPTS)
 from mjsim.core cimport _eval
@@ -284,7 +286,9 @@ cdef int python_turn(HandState* st, int s, int n_kongs, const int* kinds, const 
             options += [("discard", k) for k in range(34) if st.seat[s].hand[k]]
         try:
             choice = _player(st, s).turn(view, options)
-            if not isinstance(choice, (tuple, list)) or tuple(choice) not in options:
+            # the kind an integer, not a bool or a float that equals one ("discard", True)
+            if (not isinstance(choice, (tuple, list)) or tuple(choice) not in options
+                    or isinstance(choice[1], bool) or not isinstance(choice[1], Integral)):
                 raise ValueError(f"seat {s}: turn() returned {choice!r}, not one of {options}")
             choice = options[options.index(tuple(choice))]   # its own ints, not the answer's
         except BaseException as e:
@@ -323,7 +327,11 @@ cdef bint python_takes_win(HandState* st, int s, int tile, int kind) noexcept no
         view = _view(st, s, ASK_WIN)
         view.tile, view.win_kind = tile, kind
         try:
-            take = bool(_player(st, s).win(view, None if tile < 0 else tile, WIN_KIND_NAMES[kind]))
+            take = _player(st, s).win(view, None if tile < 0 else tile, WIN_KIND_NAMES[kind])
+            # True or False only: "no", 2 or None would be read by truth and decide silently
+            if not isinstance(take, (bool, np.bool_)):
+                raise ValueError(f"seat {s}: win() returned {take!r}; expected True (take the win) or False (pass)")
+            take = bool(take)
         except BaseException as e:
             _fail(st, e)
             take = False

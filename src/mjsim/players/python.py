@@ -1,7 +1,7 @@
 """Writing your own player in Python.
 
-Subclass `Player` and pass instances in `players=` wherever a player name is accepted
-(`mjsim.game.play`, `simulate_chunk`). The native hand loop asks the object every decision
+Subclass `Player` and pass instances in `players=` of `mjsim.play.game.play` and
+`simulate_chunk` (a run, a sweep or an arena takes player names only). The native hand loop asks the object every decision
 its seat makes, through the GIL, so a Python player is far slower than the built-ins
 (expect thousands rather than hundreds of thousands of decisions per second).
 
@@ -44,7 +44,8 @@ class Player:
 
     def win(self, view, tile, kind):
         """A legal win on `tile` (kind "self_draw", "discard", "rob_kong", "gangshanghua",
-        "gangshangpao", or "instant" with tile None: declare the Anhua special start): take it?"""
+        "gangshangpao", or "instant" with tile None: declare the Anhua special start): take it?
+        True or False (a numpy bool too); any other answer stops the hand with a ValueError."""
         return True
 
 

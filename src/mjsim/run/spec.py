@@ -107,7 +107,13 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
     """'greedy' -> 4 x greedy; 'greedy,random,greedy,random' -> one per seat.  A name may
     carry ev options, whose commas stay with it: 'ev:fold=0.5,claim=2,greedy,greedy,greedy'
     (mjsim.players.options); names are returned in canonical spelling."""
-    names = [p.strip() for p in text.split(",")] if isinstance(text, str) else [str(p).strip() for p in text]
+    if isinstance(text, str):
+        names = [p.strip() for p in text.split(",")]
+    elif isinstance(text, Sequence) and all(isinstance(p, str) for p in text):
+        names = [p.strip() for p in text]
+    else:   # a Python player object plays only through game.play and simulate_chunk
+        raise ValueError(f"players: a run takes player names ('ev' or 4 comma-separated names); Python "
+                         f"players play through mjsim.play.game.play and simulate_chunk, got {text!r:.80}")
     names = player_options.join_names(names)
     if len(names) == 1 and names[0]:
         names = names * 4
