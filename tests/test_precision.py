@@ -212,8 +212,15 @@ def test_a_grown_manifest_is_incomplete_until_the_step_has_played(fake, tmp_path
     assert entry["hands"] == 1600 and entry["complete"] is False
     code, text, err = cli(capsys, "report", out, "--no-html")
     assert code == 0 and "INCOMPLETE" in text
+    # from Python: the stats say so, and a notebook's table is headed by it
+    st = stats.variant_stats(out)
+    assert st.complete is False and stats.summarize(out).attrs["complete"] is False
+    assert st._repr_html_().startswith("<p><b>INCOMPLETE</b>: the 800 hands an interrupted run has played so far")
     # query has no header to say it in: one note on stderr, the rows on stdout as ever
     code, text, err = cli(capsys, "query", out, "SELECT count(*) AS n FROM hands", "--csv")
     assert code == 0 and text == "n\n800\n"
     assert one_line(err) == (f"note: {out} is incomplete (variant wanzai: an interrupted run); the query read "
                              "the chunks it holds, and resuming the run adds the rest")
+    # resumed, it is complete
+    runner.run(replace(spec, hands=1600), out, workers=1, progress=False)
+    assert stats.variant_stats(out).complete is True and "INCOMPLETE" not in stats.variant_stats(out)._repr_html_()

@@ -254,6 +254,12 @@ class VariantStats:
     def label(self) -> str:
         return self.info.get("label") or self.variant
 
+    @property
+    def complete(self) -> bool:
+        """False for the variant of an interrupted run (its manifest says so): the figures
+        are those of the hands played so far; the same command resumes it."""
+        return bool(self.info.get("complete", True))
+
     def section(self, name: str) -> list:
         return [m for m in (*self.rates, *self.means) if m.section == name]
 
@@ -283,10 +289,16 @@ class VariantStats:
                          "kind": "mean", "unit": m.unit, "estimate": m.mean, "ci_low": lo, "ci_high": hi,
                          "count": math.nan, "n": m.n, "se": se, "sd": m.sd, "min": m.min,
                          "max": m.max, "method": method})
-        return pd.DataFrame(rows)
+        frame = pd.DataFrame(rows)
+        frame.attrs["complete"] = self.complete
+        return frame
 
-    def _repr_html_(self) -> str:     # a notebook shows the table
-        return self.frame()._repr_html_()
+    def _repr_html_(self) -> str:     # a notebook shows the table, and says when it is partial
+        table = self.frame()._repr_html_()
+        if self.complete:
+            return table
+        return (f"<p><b>INCOMPLETE</b>: the {self.hands:,} hands an interrupted run has played so far; "
+                f"resume the run for the full dataset</p>" + table)
 
 
 
@@ -577,7 +589,8 @@ def _manifest(root: Path) -> dict:
 
 def summarize(root: str | Path, variant: str | None = None):
     """Statistics of one variant (the only one, when `variant` is None) as a pandas
-    DataFrame, one row per measure (`variant_stats` gives the objects behind it)."""
+    DataFrame, one row per measure (`variant_stats` gives the objects behind it).
+    `frame.attrs["complete"]` is False for an interrupted run's variant."""
     return variant_stats(root, variant).frame()
 
 
