@@ -845,3 +845,14 @@ def test_pass_ron_lock_never_locks_a_self_draw():
             elif e.kind == "win" and e.from_seat is None and e.seat in locked:
                 locked_self_draws += 1
     assert locked_self_draws >= 5
+
+
+def test_play_reads_its_switches_strictly():
+    """log="no" was read as a yes; a numpy dice sum was refused where a numpy seed is not."""
+    rules = Rules.load("wanzai")
+    with pytest.raises(ValueError, match="log must be True or False, got 'no'"):
+        game.play(rules, seed=1, log="no")
+    assert game.play(rules, seed=1, dice=np.int64(7)) == game.play(rules, seed=1, dice=7)
+    assert game.play(rules, seed=np.uint64(1), log=np.False_).events == ()
+    with pytest.raises(ValueError, match="payments must be True or False, got 'no'"):
+        game.simulate_chunk(rules, ("greedy",) * 4, seed=1, start=0, count=4, payments="no")

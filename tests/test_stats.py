@@ -613,3 +613,12 @@ def test_a_mean_whose_sessions_agree_has_no_interval():
     assert math.isnan(row["ci_low"]) and row["method"] == "none: no spread between sessions"
     spread = stats.Mean("kongs", "concealed kongs per hand", 128, 2 / 64, 0.18, se=0.01, df=1)
     assert spread.ci[0] < spread.mean < spread.ci[1]
+
+
+def test_compare_all_names_an_unknown_adjust(tmp_path):
+    """adjust="foo" failed inside statsmodels ("method not recognized"), or not at all when
+    nothing was tested."""
+    from mjsim.analysis import stats
+
+    with pytest.raises(ValueError, match=r"adjust must be one of holm, fdr_bh, none, got 'foo'"):
+        stats.compare_all(None, [], adjust="foo")

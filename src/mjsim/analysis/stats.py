@@ -56,6 +56,8 @@ MCNEMAR_TEST = "exact McNemar test"
 EXACT_BELOW = 10
 ADJUST = "holm"
 ADJUST_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
+#: what compare_all takes as `adjust`
+ADJUST_METHODS = (*ADJUST_NAMES, "none")
 
 
 # ------------------------------------------------------------------------------------
@@ -798,6 +800,8 @@ def compare_all(base: VariantStats, others: Sequence[VariantStats], *, paired: b
                 adjust: str = ADJUST) -> list[tuple[Pairing, list[Comparison]]]:
     """Each variant against the baseline; p-values adjusted together over every
     comparison of every variant (`adjust`: "holm" or "fdr_bh"; "none" for raw)."""
+    if adjust not in ADJUST_METHODS:
+        raise ValueError(f"adjust must be one of {', '.join(ADJUST_METHODS)}, got {adjust!r}")
     out = []
     for o in others:
         pair = pairing(base, o)

@@ -323,8 +323,10 @@ _ADJUST_HELP = "Multiple-comparison adjustment of the p-values: holm, fdr_bh (Be
 
 
 def _check_adjust(adjust: str) -> str:
-    if adjust not in ("holm", "fdr_bh", "none"):
-        raise ValueError(f"--adjust must be holm, fdr_bh or none, got {adjust!r}")
+    from mjsim.analysis.stats import ADJUST_METHODS
+
+    if adjust not in ADJUST_METHODS:
+        raise ValueError(f"--adjust must be {', '.join(ADJUST_METHODS[:-1])} or {ADJUST_METHODS[-1]}, got {adjust!r}")
     return adjust
 
 

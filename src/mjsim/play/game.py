@@ -363,8 +363,12 @@ def play(rules: Rules, seed: int = 0, hand_index: int = 0, players=("greedy",) *
         session_dealer = dealer
     if wall is not None:
         wall = _scripted_wall(wall, rules.game)
-    if dice is not None and (isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= 12):
-        raise ValueError(f"dice must be a dice sum 2..12, got {dice!r}")
+    if dice is not None:
+        if isinstance(dice, bool) or not isinstance(dice, (int, np.integer)) or not 2 <= dice <= 12:
+            raise ValueError(f"dice must be a dice sum 2..12, got {dice!r}")
+        dice = int(dice)
+    if not isinstance(log, (bool, np.bool_)):       # "no" would read as a yes
+        raise ValueError(f"log must be True or False, got {log!r}")
     raw = game.play(seed, hand_index, session_dealer, bool(log), wall, dice or 0, fire_hands)
     wins = []
     per_payer = rules.traits.birds     # birds make each payer's amount its own: the native loop's payments
@@ -492,6 +496,8 @@ def simulate_chunk(rules: Rules, players, seed: int, start: int, count: int,
     _check_int("count", count, 0, 2**31 - 1)
     if start % session_hands:
         raise ValueError(f"start {start} must be a multiple of session_hands {session_hands}: a chunk never splits a session")
+    if not isinstance(payments, (bool, np.bool_)):
+        raise ValueError(f"payments must be True or False, got {payments!r}")
     out = game.simulate(seed, start, count, session_hands, bool(payments))
     raw, wins = out[0], out[1]
     hands = {k: v for k, v in raw.items() if k not in ("deltas", "fire", "claims")}
