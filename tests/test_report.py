@@ -234,3 +234,18 @@ def test_one_session_says_its_intervals_are_not_clustered(data, tmp_path):
     report.print_report([one], console)
     assert "one session only" in console.export_text()
     assert "one session only" in report.html_report([one])
+
+
+def test_comparing_a_dataset_with_its_copy_says_nothing_differs(data, tmp_path, capsys):
+    """Every measure is identical in every hand, so none is tested: one line instead of
+    the headers of an empty table."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(data["a"], copy)
+    assert main(["compare", str(data["a"]), str(copy), "--html", str(tmp_path / "c.html")]) == 0
+    out = capsys.readouterr().out
+    assert f"vs baseline wanzai [{data['a']}]: no measure differs" in " ".join(out.split())
+    assert "Δ vs baseline" not in out
+    assert "4,000 of 4,000 hands played identically" in out
+    assert "<p>No measure differs.</p>" in (tmp_path / "c.html").read_text()

@@ -407,6 +407,10 @@ def print_comparison(base: VariantStats, others: Sequence[VariantStats], console
                 section = sec
             c = cs[0]
             table.add_row(_m(name_cell(name)), _value(a), _value(c.b if c else None), _diff(c), *map(_m, _p_cells(c)))
+        if section is None:     # every row was quiet: no headers over nothing
+            console.print(f"mjsim compare: {o.label} vs baseline {base.label}: no measure differs",
+                          highlight=False, markup=False, soft_wrap=True)
+            continue
         console.print(table)
     for line in _pairing_lines(others, results):
         console.print(_m(line), highlight=False)
@@ -923,7 +927,10 @@ def html_comparison(base: VariantStats, others: Sequence[VariantStats], title: s
             row += [_value(c.b if c else None), _diff(c), *_p_cells(c)]
         rows.append(row)
         classes.append("sig" if any(c is not None and c.significant for c in cs) else "")
-    page.add(_html_table(head, rows, classes))
+    if rows:
+        page.add(_html_table(head, rows, classes))
+    else:
+        page.add("<p>No measure differs.</p>")
     page.add(f"<p class=\"note\">{_esc(_legend(adjust))}</p>")
     with _noting_missing_glyphs(page):
         page.heading(2, "Differences with their intervals")
