@@ -230,3 +230,16 @@ def test_sweep_with_one_value_blind_population_says_so(tmp_path, capsys):
     assert text.splitlines()[0].startswith("note: greedy never reads what a hand is worth")
     assert "note: greedy never reads what a hand is worth" in (tmp_path / "s" / "compare.html").read_text()
     assert stats.variants(tmp_path / "s") == ["values.qixiaodui=[2,4]", "values.qixiaodui=[20,40]"]
+
+
+def test_per_population_pages_have_plain_file_names():
+    """search%2Cev%2Cev%2Cev.html, opened as a file:// URL, is decoded by a browser into a
+    file that does not exist."""
+    from pathlib import Path
+
+    from mjsim.cli.common import _html_paths
+
+    paths = _html_paths(Path("d/compare.html"), ["ev", "search,ev,ev,ev", "ev:fold=1", "ev;fold=1"])
+    assert [p.name for p in paths] == ["compare-ev.html", "compare-search_ev_ev_ev.html",
+                                       "compare-ev_fold=1-3.html", "compare-ev_fold=1-4.html"]
+    assert _html_paths(Path("d/compare.html"), ["ev"]) == [Path("d/compare.html")]

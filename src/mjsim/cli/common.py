@@ -363,12 +363,17 @@ def _populations(texts: list[str]):
 
 def _html_paths(html_path: Path, names: list[str]) -> list[Path]:
     """The HTML file(s) a comparison writes: `html_path` for one population, else one file
-    per population beside it (NAME-POPULATION.html)."""
-    from mjsim.run import runner
+    per population beside it (NAME-POPULATION.html). The population is spelt with letters,
+    digits and . = - _ only: a percent-encoded name (search%2Cev) opened as a file:// URL is
+    decoded by the browser into a file that does not exist; names that then coincide are
+    numbered."""
+    import re
 
     if len(names) < 2:
         return [html_path]
-    return [html_path.with_name(f"{html_path.stem}-{runner.encode_variant(n)}{html_path.suffix}") for n in names]
+    slugs = [re.sub(r"[^A-Za-z0-9.=_-]+", "_", n) for n in names]
+    slugs = [f"{s}-{i + 1}" if slugs.count(s) > 1 else s for i, s in enumerate(slugs)]
+    return [html_path.with_name(f"{html_path.stem}-{s}{html_path.suffix}") for s in slugs]
 
 
 def _population_comparisons(names, groups, html_path: Path, csv, json_out, adjust: str) -> list[Path]:
