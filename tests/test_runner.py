@@ -214,7 +214,7 @@ def test_search_chunks_report_progress_every_few_seconds(monkeypatch):
     monkeypatch.setattr(chunks, "_PROGRESS_COUNTER", counter)
     s = runner.make_spec(WANZAI, players="search,ev,ev,ev", hands=1_600, chunk=800)
     chunks._simulate_in_slices(simulate, s, 0, 800)
-    step = runspec.progress_slice(s, chunks.PROGRESS_SLICE)
+    step = runspec.progress_slice(s.rules, s.players, chunks.PROGRESS_SLICE, s.session_hands)
     assert step % 16 == 0 and step * runspec.table_seconds_per_hand(WANZAI, s.players) <= max(
         runspec.SLOW_SLICE_SECONDS, 16 * runspec.table_seconds_per_hand(WANZAI, s.players))
     assert sum(calls) == 800 and len(calls) >= 800 // step and max(calls) == step and counter.value == 800

@@ -444,40 +444,27 @@ def _hands_bar(enabled: bool, label: str):
 
 @contextlib.contextmanager
 def _hands_lines(label: str, every: float | None = None):
-    """progress(done, total) off a terminal: a line every `every` seconds (the runner's
-    PROGRESS_EVERY) from the first report on, and one at the end, as simulate prints."""
-    import threading
+    """progress(done, total) off a terminal: the runner's plain lines (every `every`
+    seconds, PROGRESS_EVERY by default, and one at the end), from the first report on, so
+    that input errors come first."""
     import time
 
     from mjsim.run import runner
 
-    every = runner.PROGRESS_EVERY if every is None else every
     state = {"done": 0, "total": 0, "t0": time.perf_counter()}
-    stop, started = threading.Event(), threading.Event()
 
     def line() -> str:
         elapsed = time.perf_counter() - state["t0"]
         return runner.progress_line(label, state["done"], state["total"], state["done"] / elapsed if elapsed > 0 else 0.0)
 
-    def lines():
-        while not stop.wait(every):
-            err.print(line(), markup=False, highlight=False, soft_wrap=True)
+    with contextlib.ExitStack() as lines:
+        def advance(done: int, total: int) -> None:
+            state["done"], state["total"] = done, total
+            if not state.get("started"):
+                state["started"] = True
+                lines.enter_context(runner.periodic_lines(err, line, runner.PROGRESS_EVERY if every is None else every))
 
-    thread = threading.Thread(target=lines, daemon=True, name="mjsim-progress")
-
-    def advance(done: int, total: int) -> None:
-        state["done"], state["total"] = done, total
-        if not started.is_set():       # from the first report: input errors come first
-            started.set()
-            thread.start()
-
-    try:
         yield advance
-    finally:
-        if started.is_set():
-            stop.set()
-            thread.join()
-            err.print(line(), markup=False, highlight=False, soft_wrap=True)
 
 
 DEBUG_NOTICE = ("note: this mjsim is the debug build (bounds-checked, about 13x slower); "

@@ -200,12 +200,10 @@ def _build_native(rules: Rules, players) -> _core.NativeGame:
             name, options = player_options.split_name(player)
             if name not in PLAYERS:
                 raise ValueError(f"unknown player {player!r} for seat {i} (expected one of {', '.join(PLAYERS)})")
-            codes.append(vocab.PLAYERS.index(ALIASES.get(name, name)))
-            if name == "search":
-                if options:
-                    opts[i] = searchplayer.player_opts(rules.game, options)
-            elif options or name in ALIASES:
-                opts[i] = evplayer.player_opts(rules.game, options, name)
+            code, row = player_options.native_player(rules.game, name, options)
+            codes.append(code)
+            if row is not None:
+                opts[i] = row
         elif isinstance(player, type):
             raise ValueError(f"seat {i}: a Python player is an instance, not the class: pass {player.__name__}(), "
                              f"not {player.__name__}")

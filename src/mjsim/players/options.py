@@ -10,10 +10,25 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from mjsim import vocab
+from mjsim.players import ev as evplayer
 from mjsim.players import search as searchplayer
 from mjsim.players.ev import EV_NAMES, KEYS, STYLE, PlayerOptionError
 
-__all__ = ["PlayerOptionError", "canonical", "file_problem", "join_names", "split_name"]
+__all__ = ["PlayerOptionError", "canonical", "file_problem", "join_names", "native_player", "split_name"]
+
+
+def native_player(game: str, base: str, options: dict) -> tuple[int, list[float] | None]:
+    """What a seat of the native loop plays for a known player name, as split_name gives it:
+    (its code in vocab.PLAYERS, its options row, or None where the defaults do: a seat's
+    row is ev's and search's defaults unless set). ev_v1 is the native ev with its own
+    model and style."""
+    if base in EV_NAMES:
+        row = evplayer.player_opts(game, options, base) if options or base != "ev" else None
+        return vocab.PLAYERS.index("ev"), row
+    if base == "search":
+        return vocab.PLAYERS.index("search"), searchplayer.player_opts(game, options) if options else None
+    return vocab.PLAYERS.index(base), None
 
 
 def file_problem(path: str) -> str | None:

@@ -69,20 +69,15 @@ def _builtin_row(game: str, name) -> tuple[int, tuple[float, ...] | None]:
     from mjsim import vocab
     from mjsim.players import ev as evplayer
     from mjsim.players import options as player_options
-    from mjsim.players import search as searchplayer
 
     if not isinstance(name, str):
         raise ValueError(f"view.builtin: a player name is a string, got {name!r}")
     base, options = player_options.split_name(name)
-    if base in evplayer.EV_NAMES:
-        row = evplayer.player_opts(game, options, base) if options or base != "ev" else None
-        return vocab.PLAYERS.index("ev"), None if row is None else tuple(row)
-    if base == "search":
-        return vocab.PLAYERS.index("search"), tuple(searchplayer.player_opts(game, options)) if options else None
-    if base not in vocab.PLAYERS:
+    if base not in (*vocab.PLAYERS, *evplayer.EV_NAMES):
         known = ", ".join((*vocab.PLAYERS, *evplayer.EV_NAMES[1:]))
         raise ValueError(f"view.builtin: unknown built-in player {base!r} (built-ins: {known})")
-    return vocab.PLAYERS.index(base), None
+    code, row = player_options.native_player(game, base, options)
+    return code, None if row is None else tuple(row)
 
 
 class Builtin(Player):

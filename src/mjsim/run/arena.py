@@ -213,12 +213,13 @@ def _deal_columns(rules: Rules, players, seed: int, start: int, count: int) -> d
 
 
 def _slice_deals(task) -> int:
-    """Deals of a task played in one native call in this process: about SLOW_SLICE_SECONDS
-    of work (a search table's chunk is about 20 s, which Ctrl-C would wait for)."""
+    """Deals of a task played in one native call in this process: a progress slice (a
+    search table's task is about 20 s, which Ctrl-C would wait for); every deal is a
+    session of one hand."""
     from mjsim.run import spec as runspec
 
     _, rules, players, _, _, count = task
-    return runspec.work_limited(count, runspec.table_seconds_per_hand(rules, players), runspec.SLOW_SLICE_SECONDS, 1)
+    return runspec.progress_slice(rules, players, count, 1)
 
 
 def _run_tasks(tasks: Iterable[tuple], n_tasks: int, workers: int, take: Callable[[tuple], None]) -> None:

@@ -115,7 +115,7 @@ def _simulate_in_slices(simulate: Callable, spec: RunSpec, start: int, count: in
     """One chunk's (hands, wins, payments), played in slices of whole sessions, reporting progress
     after each. A hand depends only on its session's earlier hands, so the concatenated
     slices are exactly the rows of one call (the tests compare chunkings row for row)."""
-    step = progress_slice(spec, PROGRESS_SLICE)
+    step = progress_slice(spec.rules, spec.players, PROGRESS_SLICE, spec.session_hands)
     report = _progress_reporter()
     if report is None or count <= step:
         out = simulate(spec.rules, spec.players, spec.seed, start, count, spec.session_hands, payments=True)

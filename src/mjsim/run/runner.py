@@ -298,6 +298,28 @@ def progress_line(label: str, done: int, total: int, rate: float) -> str:
 
 
 @contextlib.contextmanager
+def periodic_lines(console, line: Callable[[], str], every: float = PROGRESS_EVERY):
+    """Progress off a terminal: `line()` printed every `every` seconds from a thread while
+    the block runs, and once more when it ends (an interrupt included)."""
+    import threading
+
+    stop = threading.Event()
+
+    def lines():
+        while not stop.wait(every):
+            _say(console, line())
+
+    thread = threading.Thread(target=lines, daemon=True, name="mjsim-progress")
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        _say(console, line())
+
+
+@contextlib.contextmanager
 def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every: float = PROGRESS_EVERY):
     """Progress on stderr; yields advance(n) for each stored chunk.
 
@@ -320,20 +342,9 @@ def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every
     def advance(n: int) -> None:
         state.stored += n
 
-    stop = threading.Event()
     if not console.is_terminal:
-        def lines():
-            while not stop.wait(every):
-                _say(console, state.line(label))
-
-        thread = threading.Thread(target=lines, daemon=True, name="mjsim-progress")
-        thread.start()
-        try:
+        with periodic_lines(console, lambda: state.line(label), every):
             yield advance
-        finally:
-            stop.set()
-            thread.join()
-            _say(console, state.line(label))
         return
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
@@ -351,6 +362,7 @@ def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every
         TextColumn("hands"), Rate(), TimeElapsedColumn(),
         console=console, transient=False, refresh_per_second=4,
     )
+    stop = threading.Event()
     with bar:
         task = bar.add_task(escape(label), total=result.hands_total, completed=result.hands_skipped)
 

@@ -30,7 +30,8 @@ MAX_HANDS = 2**62
 MAX_SESSION_HANDS = 100_000    # a session lives inside one chunk
 MAX_CHUNK = 1_000_000          # ~100 MB of arrays per chunk in flight
 #: seconds of work in a default chunk of slow players (search): a chunk is the unit a run
-#: resumes from, and Ctrl-C drops the chunks in progress, so it stays short. It decides default chunk sizes, which manifests record (see players.search)
+#: resumes from, and Ctrl-C drops the chunks in progress, so it stays short. It decides
+#: default chunk sizes, which manifests record (see players.search)
 SLOW_CHUNK_SECONDS = 20.0
 #: ... and between two progress reports (with one worker, also the wait for Ctrl-C)
 SLOW_SLICE_SECONDS = 2.0
@@ -182,11 +183,11 @@ def default_chunk(rules: Rules, players: Sequence[str], hands: int, session_hand
     return min(hands, work_limited(DEFAULT_CHUNK, cost, SLOW_CHUNK_SECONDS, session_hands))
 
 
-def progress_slice(spec: RunSpec, fast_slice: int) -> int:
-    """Hands a worker plays between two progress reports, in whole sessions: `fast_slice`
-    hands, or SLOW_SLICE_SECONDS of work when that is fewer (at least one session)."""
-    cost = table_seconds_per_hand(spec.rules, spec.players)
-    return work_limited(fast_slice, cost, SLOW_SLICE_SECONDS, spec.session_hands)
+def progress_slice(rules: Rules, players: Sequence[str], fast_slice: int, session_hands: int) -> int:
+    """Hands played in one native call between two progress reports (or two chances for
+    Ctrl-C), in whole sessions: `fast_slice` hands, or SLOW_SLICE_SECONDS of work when that
+    is fewer (at least one session)."""
+    return work_limited(fast_slice, table_seconds_per_hand(rules, players), SLOW_SLICE_SECONDS, session_hands)
 
 
 def make_spec(rules: Rules, *, players=DEFAULT_PLAYERS, hands: int = DEFAULT_HANDS,
