@@ -223,6 +223,101 @@ def test_search_chunks_report_progress_every_few_seconds(monkeypatch):
     assert calls == [2_000] * 4
 
 
+class _Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def _progress(monkeypatch, work, hands_skipped=0):
+    """A run's progress state over `work` with a clock the test moves."""
+    from mjsim.run import chunks
+
+    clock = _Clock()
+    monkeypatch.setattr(runner.time, "perf_counter", clock)
+    result = runner.RunResult("out", [v for v, _, _ in work])
+    result.hands_total = hands_skipped + sum(n for _, n, _ in work)
+    result.hands_skipped = hands_skipped
+    counter = chunks._Counter()
+    return runner._Progress(result, counter, work), counter, clock
+
+
+def test_time_left_weighs_a_slow_population_by_its_cost(monkeypatch):
+    """A fast population played first must not promise the slow one at the fast one's rate:
+    1,000 fast hands (0.1 ms each) in 0.1 s leave 1,000 slow ones (0.1 s each), about 100 s
+    of work at the rate seen, where counting hands alone would say 0.1 s."""
+    state, counter, clock = _progress(monkeypatch, [("ev", 1_000, 1e-4), ("search", 1_000, 0.1)])
+    assert state.eta() is None                      # nothing done yet
+    clock.now += 0.1
+    counter.value = 1_000
+    state.advance(1_000, "ev")
+    assert state.eta() == pytest.approx(100.0)
+    assert "ETA 100 s" in state.line("2 variants")
+    # hands played but not stored yet count at the cost of the variant being played (search)
+    clock.now += 10.0
+    counter.value = 1_100
+    eta = (1_000 * 0.1 - 100 * 0.1) / ((0.1 + 100 * 0.1) / 10.1)
+    assert state.eta() == pytest.approx(eta)
+    # stored chunks of the slow population count at its cost too
+    state.advance(100, "search")
+    assert state.eta() == pytest.approx(eta)
+
+
+def test_time_left_of_one_cost_is_hands_left_at_the_rate(monkeypatch):
+    """Tables of one cost (every single-population run): the time left is the hands left at
+    the hands' rate, as the bar always said; resumed hands are neither done nor left."""
+    state, counter, clock = _progress(monkeypatch, [("a", 3_000, 2e-4), ("b", 1_000, 2e-4)], hands_skipped=500)
+    clock.now += 4.0
+    counter.value = 800
+    state.advance(600, "a")
+    assert state.hands() == 1_300 and state.rate() == pytest.approx(200.0)
+    assert state.eta() == pytest.approx((4_500 - 1_300) / 200.0)
+    assert runner.progress_line("x", 1_300, 4_500, 200.0) == state.line("x")
+
+
+def test_eta_cost_of_a_table_counts_every_seat():
+    from mjsim.run import spec as runspec
+
+    anhua = mjsim.Rules.load("anhua")
+    for rules in (WANZAI, anhua):
+        cost = {p: runspec.eta_seconds_per_hand(rules, (p,) * 4) for p in ("random", "greedy", "ev", "search")}
+        assert 0 < cost["random"] < cost["greedy"] < cost["ev"] < cost["search"]
+        mixed = runspec.eta_seconds_per_hand(rules, ("search", "ev", "ev", "ev"))
+        assert mixed == pytest.approx(cost["search"] / 4 + 3 * cost["ev"] / 4)
+        # the slow seats alone still size the chunks: fast players count 0 there
+        assert runspec.table_seconds_per_hand(rules, ("ev",) * 4) == 0
+    assert runspec.eta_seconds_per_hand(WANZAI, ("ev:fold=1",) * 4) == runspec.eta_seconds_per_hand(WANZAI, ("ev",) * 4)
+
+
+def test_progress_callback_gets_hands_done_total_and_time_left(fake, tmp_path):
+    """runner.run(progress=callable): RunProgress snapshots while the run plays and one at
+    the end, with every hand done and none left; a resumed run counts its stored hands."""
+    seen = []
+    s = spec(hands=3200, chunk=800)
+    runner.run(s, tmp_path / "run", workers=1, progress=seen.append, progress_every=0.1,
+               simulator="fake_game:simulate_chunk_slow")
+    assert len(seen) >= 3 and all(isinstance(p, runner.RunProgress) for p in seen)
+    assert [p.done for p in seen] == sorted(p.done for p in seen) and seen[-1].done == seen[-1].total == 3200
+    assert seen[-1].eta == 0 and seen[-1].rate > 0
+    assert any(0 < p.done < 3200 and p.eta > 0 for p in seen)
+    seen.clear()
+    runner.run(s, tmp_path / "run", workers=1, progress=seen.append)     # all of it on disk already
+    assert seen[-1].done == seen[-1].total == 3200 and seen[-1].eta is None
+
+
+@pytest.mark.parametrize("progress, every, message", [
+    ("yes", 10.0, "progress must be True, False or a callable"),
+    (True, 0, "progress_every must be 0..3600 seconds"),
+    (True, "1", "progress_every must be 0..3600 seconds"),
+])
+def test_bad_progress_arguments_are_refused_before_anything_is_written(fake, tmp_path, progress, every, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        runner.run(spec(), tmp_path / "run", workers=1, progress=progress, progress_every=every)
+    assert not (tmp_path / "run").exists()
+
+
 # ------------------------------------------------------------------------------------
 # Resume and interruption
 

@@ -49,7 +49,7 @@ from mjsim.run.chunks import (PROGRESS_SLICE, PROGRESS_TOPIC, ChunkResult, Chunk
                               _Counter, _simulator_module, build_chunk, resolve_simulator)
 from mjsim.run.spec import (DEFAULT_CHUNK, DEFAULT_HANDS, DEFAULT_OUT, DEFAULT_PLAYERS,  # noqa: F401
                             DEFAULT_SESSION_HANDS, MAX_CHUNK, MAX_HANDS, MAX_SEED, MAX_SESSION_HANDS, RunSpec,
-                            _not_whole_sessions, _positive_int, _split_top_level, grid_variants, make_spec,
+                            _not_whole_sessions, _positive_int, _split_top_level, eta_seconds_per_hand, grid_variants, make_spec,
                             parse_grid, parse_players, sweep_specs, worker_count)
 
 
@@ -130,7 +130,7 @@ def _say(console, line: str) -> None:
 
 def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT, *,
         workers: int | None = None, backend: str = "local", scheduler: str | None = None,
-        progress: bool = True, console=None, simulator: str | None = None,
+        progress: bool | Callable[[RunProgress], None] = True, console=None, simulator: str | None = None,
         allow_version_mix: bool = False, scheduler_timeout: float = DASK_CONNECT_SECONDS,
         progress_every: float = PROGRESS_EVERY) -> RunResult:
     """Run every chunk of every spec not yet on disk; return what was done.
@@ -138,6 +138,10 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
     Raises ValueError/OSError for bad input before creating anything, RunInterrupted on
     Ctrl-C and RunFailed on an error mid-run (completed chunks stay in both cases), and
     whatever a worker raised otherwise. Holds DIR's lock for the whole run.
+
+    `progress`: True draws a bar on a terminal (plain lines every `progress_every` seconds
+    elsewhere), False says nothing, and a callable is called with a RunProgress that often
+    and once at the end, from another thread (for a notebook widget or a log).
     """
     # one spec, or any iterable of them; a string or other single value is named below
     specs = [specs] if isinstance(specs, (RunSpec, str)) or not isinstance(specs, Iterable) else list(specs)
@@ -158,6 +162,12 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
     if isinstance(scheduler_timeout, bool) or not isinstance(scheduler_timeout, (int, float)) \
             or not 0 < scheduler_timeout <= 3600:
         raise ValueError(f"--scheduler-timeout must be 0..3600 seconds, got {scheduler_timeout!r}")
+    if not (isinstance(progress, (bool, np.bool_)) or callable(progress)):
+        raise TypeError(f"progress must be True, False or a callable taking a runner.RunProgress, "
+                        f"got {type(progress).__name__} {progress!r:.60}")
+    if isinstance(progress_every, (bool, np.bool_)) or not isinstance(progress_every, (int, float, np.integer, np.floating)) \
+            or not 0 < progress_every <= 3600:
+        raise ValueError(f"progress_every must be 0..3600 seconds, got {progress_every!r}")
     cores = default_workers()
     workers = worker_count(workers, cores)
     if workers > cores and not scheduler:   # processes on this machine: more than cores only slows it
@@ -197,7 +207,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
         counter = _Counter() if client is not None else _new_counter(result.workers)
         t0 = time.perf_counter()
         try:
-            with _progress_bar(progress, console, result, counter, progress_every) as advance:
+            with _progress_bar(progress, console, result, counter, progress_every, _work(specs, done)) as advance:
                 for chunk in _execute(todo, n_todo, result.workers, client, counter):
                     t = time.perf_counter()
                     store_chunk(out, chunk)
@@ -207,7 +217,7 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
                     result.simulate_seconds += chunk.simulate_seconds
                     result.encode_seconds += chunk.encode_seconds
                     result.wins += chunk.n_wins
-                    advance(chunk.task.count)
+                    advance(chunk.task.count, chunk.task.spec.variant)
         except KeyboardInterrupt:
             result.seconds = time.perf_counter() - t0
             remove_stale_tmp(out, specs)
@@ -222,6 +232,12 @@ def run(specs: RunSpec | Sequence[RunSpec], out: str | os.PathLike = DEFAULT_OUT
         result.seconds = time.perf_counter() - t0
         write_manifest(out, specs, complete={s.variant: True for s in specs})
     return result
+
+
+def _work(specs: Sequence[RunSpec], done: dict) -> list[tuple[str, int, float]]:
+    """[(variant, hands still to play, seconds a hand of its table)] in the run's order."""
+    return [(s.variant, s.hands - sum(done[s.variant].values()), eta_seconds_per_hand(s.rules, s.players))
+            for s in specs]
 
 
 def failed_message(e: OSError, result: RunResult) -> str:
@@ -272,11 +288,24 @@ def _execute(tasks: Iterator[ChunkTask], n_tasks: int, workers: int, client, cou
 class _Progress:
     """Hands done so far: those stored plus, when workers report them, those played inside
     chunks not yet stored. One definition of the rate (hands done by this run / seconds
-    since it started) serves the bar, the plain lines and the final line."""
+    since it started) serves the bar, the plain lines and the final line.
 
-    def __init__(self, result: RunResult, counter):
+    The time left weighs each variant's hands by what a hand of its table costs
+    (`work`: [(variant, hands to do, seconds a hand)], in the order the run plays them), so
+    that a run of a fast and a slow population does not promise the slow one at the fast
+    one's rate. Hands played but not yet stored count at the cost of the first variant not
+    yet stored in full: chunks are handed out in that order."""
+
+    def __init__(self, result: RunResult, counter, work: Sequence[tuple[str, int, float]] = ()):
         self.result, self.counter, self.t0 = result, counter, time.perf_counter()
         self.stored = 0
+        self.work = list(work)
+        self.stored_of = dict.fromkeys((v for v, _, _ in self.work), 0)
+
+    def advance(self, n: int, variant: str | None = None) -> None:
+        self.stored += n
+        if variant in self.stored_of:
+            self.stored_of[variant] += n
 
     def hands(self) -> int:
         played = self.counter.value if self.counter is not None else 0
@@ -286,49 +315,95 @@ class _Progress:
         elapsed = time.perf_counter() - self.t0
         return (self.hands() - self.result.hands_skipped) / elapsed if elapsed > 0 else 0.0
 
+    def eta(self) -> float | None:
+        """Seconds left, or None before anything is done."""
+        elapsed = time.perf_counter() - self.t0
+        done = self.hands() - self.result.hands_skipped
+        left = self.result.hands_total - self.hands()
+        if elapsed <= 0 or done <= 0:
+            return None
+        if len({cost for _, _, cost in self.work}) < 2:
+            return left / (done / elapsed)
+        total = sum(n * cost for _, n, cost in self.work)
+        work_done = sum(self.stored_of[v] * cost for v, _, cost in self.work)
+        current = next((cost for v, n, cost in self.work if self.stored_of[v] < n), 0.0)
+        work_done += (done - self.stored) * current
+        return (total - work_done) / (work_done / elapsed) if work_done > 0 else None
+
     def line(self, label: str) -> str:
-        return progress_line(label, self.hands(), self.result.hands_total, self.rate())
+        return progress_line(label, self.hands(), self.result.hands_total, self.rate(), self.eta())
 
 
-def progress_line(label: str, done: int, total: int, rate: float) -> str:
-    """The plain progress line (off a terminal) of a run, an arena or a fit."""
-    eta = f"{(total - done) / rate:,.0f} s" if rate > 0 else "-"
+def progress_line(label: str, done: int, total: int, rate: float, eta: float | None = None) -> str:
+    """The plain progress line (off a terminal) of a run, an arena or a fit; the time left
+    is `eta` seconds, or what is left at `rate` when not given."""
+    if eta is None and rate > 0:
+        eta = (total - done) / rate
+    eta_text = f"{eta:,.0f} s" if eta is not None else "-"
     return (f"{label}: {done:,}/{total:,} hands ({100 * done / max(total, 1):.0f}%), "
-            f"{rate_text(rate)} hands/s, ETA {eta}")
+            f"{rate_text(rate)} hands/s, ETA {eta_text}")
 
 
 @contextlib.contextmanager
 def periodic_lines(console, line: Callable[[], str], every: float = PROGRESS_EVERY):
     """Progress off a terminal: `line()` printed every `every` seconds from a thread while
     the block runs, and once more when it ends (an interrupt included)."""
+    with periodic_calls(lambda: _say(console, line()), every):
+        yield
+
+
+@contextlib.contextmanager
+def periodic_calls(call: Callable[[], None], every: float = PROGRESS_EVERY):
+    """`call()` every `every` seconds from a thread while the block runs, and once more when
+    it ends (an interrupt included)."""
     import threading
 
     stop = threading.Event()
 
-    def lines():
+    def calls():
         while not stop.wait(every):
-            _say(console, line())
+            call()
 
-    thread = threading.Thread(target=lines, daemon=True, name="mjsim-progress")
+    thread = threading.Thread(target=calls, daemon=True, name="mjsim-progress")
     thread.start()
     try:
         yield
     finally:
         stop.set()
         thread.join()
-        _say(console, line())
+        call()
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """What `runner.run(progress=callback)` hands its callback: hands done (resumed ones
+    included) of `total`, this run's rate in hands a second, and the seconds left (None
+    before anything is done)."""
+
+    done: int
+    total: int
+    rate: float
+    eta: float | None
 
 
 @contextlib.contextmanager
-def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every: float = PROGRESS_EVERY):
-    """Progress on stderr; yields advance(n) for each stored chunk.
+def _progress_bar(enabled, console, result: RunResult, counter=None, every: float = PROGRESS_EVERY,
+                  work: Sequence[tuple[str, int, float]] = ()):
+    """Progress on stderr, or to a callback; yields advance(n, variant) for each stored
+    chunk (`work`: see _Progress).
 
     A terminal gets a rich bar refreshed 4 times a second from the workers' shared hand
     counter (so it moves within chunks); anything else gets a plain line every `every`
     seconds and one at the end.
     """
     if not enabled:
-        yield lambda n: None
+        yield lambda n, variant=None: None
+        return
+    if callable(enabled):
+        state = _Progress(result, counter, work)
+        with periodic_calls(lambda: enabled(RunProgress(state.hands(), result.hands_total, state.rate(), state.eta())),
+                            every):
+            yield state.advance
         return
     import threading
 
@@ -336,12 +411,9 @@ def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every
     from rich.markup import escape
 
     console = console or Console(stderr=True)
-    state = _Progress(result, counter)
+    state = _Progress(result, counter, work)
     label = result.variants[0] if len(result.variants) == 1 else f"{len(result.variants)} variants"
-
-    def advance(n: int) -> None:
-        state.stored += n
-
+    advance = state.advance
     if not console.is_terminal:
         with periodic_lines(console, lambda: state.line(label), every):
             yield advance
@@ -352,9 +424,8 @@ def _progress_bar(enabled: bool, console, result: RunResult, counter=None, every
 
     class Rate(ProgressColumn):
         def render(self, task) -> Text:
-            rate = state.rate()
-            eta = (task.total - task.completed) / rate if rate > 0 else None
-            text = f"{rate_text(rate)} hands/s ETA " + (f"{int(eta) // 60}:{int(eta) % 60:02d}" if eta is not None else "-")
+            eta = state.eta()
+            text = f"{rate_text(state.rate())} hands/s ETA " + (f"{int(eta) // 60}:{int(eta) % 60:02d}" if eta is not None else "-")
             return Text(text, style="progress.data.speed")
 
     bar = Progress(

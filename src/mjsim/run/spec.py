@@ -166,6 +166,22 @@ def table_seconds_per_hand(rules: Rules, players: Sequence[str]) -> float:
     return total
 
 
+#: rough CPU seconds a hand of one fast seat adds to its table (Wanzai / Anhua, the hand
+#: loop's share included), measured with game.simulate_chunk: only for estimating how long
+#: a run of tables with different players will take (chunk sizes use the slow seats alone)
+FAST_SEAT_SECONDS = {"random": (1e-6, 1.5e-6), "greedy": (5e-6, 6e-6), "greedy_v1": (6.5e-6, 6e-6),
+                     "ev": (6e-5, 2.8e-5), "ev_v1": (6.5e-5, 2.5e-5)}
+
+
+def eta_seconds_per_hand(rules: Rules, players: Sequence[str]) -> float:
+    """A rough CPU cost per hand of a whole table, every seat counted: what weighs the hands
+    of tables with different players against each other in a run's time estimate."""
+    column = 1 if rules.game == "anhua" else 0
+    fast = sum(FAST_SEAT_SECONDS.get(player_options.split_name(name)[0], (0.0, 0.0))[column]
+               for name in players)
+    return fast + table_seconds_per_hand(rules, players)
+
+
 def work_limited(hands: int, cost: float, seconds: float, session_hands: int) -> int:
     """`hands`, or as many as take `seconds` of work at `cost` seconds a hand when that is
     fewer, in whole sessions (at least one): the size of a chunk or a progress slice."""
