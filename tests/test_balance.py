@@ -146,6 +146,11 @@ def test_parse_vary_and_targets():
     assert bal.apply(WANZAI, [v], [7])["values.qixiaodui"] == (7, 7)
     v1 = bal.parse_vary("values.qixiaodui[1]=2..9", WANZAI)
     assert bal.apply(WANZAI, [v1], [9])["values.qixiaodui"] == (5, 9)
+    # two entries of one list varied together: both land (the second once replaced the first)
+    v0 = bal.parse_vary("values.qixiaodui[0]=2..9", WANZAI)
+    assert bal.apply(WANZAI, [v0, v1], [3, 9])["values.qixiaodui"] == (3, 9)
+    with pytest.raises(ValueError, match="--vary values.qixiaodui and --vary values.qixiaodui\\[1\\] both set"):
+        bal.apply(WANZAI, [v, v1], [3, 9])
     f = bal.parse_vary("fire=0..0.5", WANZAI)
     assert f.kind == "float" and f.value(500) == 0.25
     assert bal.apply(WANZAI, [f], [0.25])["fire"] == (0.25,) * 4

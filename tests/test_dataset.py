@@ -115,6 +115,31 @@ def test_sweep_labels_are_variants_with_swept_columns(fake, tmp_path, capsys):
     assert "base=2" in capsys.readouterr().out
 
 
+def test_sweep_of_a_list_key_by_one_value_or_by_entry(fake, tmp_path, capsys):
+    """--grid reads a key as --set and --vary do: one value for a list sets every entry,
+    key[i] one entry; the swept column holds what the variant's rules hold for it."""
+    import pandas as pd
+
+    out = tmp_path / "sweep"
+    code = main(["sweep", "--grid", "values.qixiaodui=5,10", "--grid", "fire[0]=0,0.5", "--set", "fire[1]=0.25",
+                 "--hands", "800", "--chunk", "800", "--workers", "1", "--out", str(out), "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    labels = stats.variants(out)
+    assert labels[0] == "values.qixiaodui=5 fire[0]=0" and len(labels) == 4
+    df = pd.read_parquet(out / "hands")
+    first = df.groupby("variant", observed=True)[["values.qixiaodui", "fire[0]"]].first()
+    assert list(first.loc["values.qixiaodui=10 fire[0]=0.5", "values.qixiaodui"]) == [10, 10]
+    assert first.loc["values.qixiaodui=10 fire[0]=0.5", "fire[0]"] == 0.5
+    assert list(first.loc["values.qixiaodui=5 fire[0]=0", "values.qixiaodui"]) == [5, 5]
+    changes = {v["label"]: v["changes"] for v in json.loads((out / "manifest.json").read_text())["variants"].values()}
+    assert changes["values.qixiaodui=5 fire[0]=0.5"]["fire"] == [0.5, 0.25, 0.0, 0.0]    # --set's entry kept
+    assert changes["values.qixiaodui=10 fire[0]=0"] == {"fire": [0.0, 0.25, 0.0, 0.0], "values.qixiaodui": [10, 10]}
+    # the same entry in --set and --grid is refused, as a whole key is
+    code = main(["sweep", "--grid", "fire[0]=0,0.5", "--set", "fire[0]=0.25", "--hands", "800",
+                 "--out", str(tmp_path / "x"), "--no-progress"])
+    assert code == 2 and "--set fire[0] and --grid fire[0]: --grid gives it its values" in capsys.readouterr().err
+
+
 def test_manifest_records_what_made_the_data(fake, tmp_path, monkeypatch):
     import numpy
     import platform

@@ -305,6 +305,53 @@ def test_parse_override_errors(text, fragment):
     assert "override" in str(info.value) and fragment in str(info.value)
 
 
+# ---- overrides typed on a command line (--set, --grid, --vary) -------------------------
+
+
+def test_command_line_overrides_fill_a_list_or_set_one_entry(wanzai, anhua):
+    from mjsim.rulesets.rules import command_line_overrides
+
+    assert command_line_overrides(wanzai, [("values.qixiaodui", 10)]) == {"values.qixiaodui": [10, 10]}
+    assert command_line_overrides(wanzai, [("fire", 0.5), ("piao", 1)]) == {"fire": [0.5] * 4, "piao": [1] * 4}
+    assert command_line_overrides(wanzai, [("values.qixiaodui[1]", 9)]) == {"values.qixiaodui": [5, 9]}
+    assert command_line_overrides(wanzai, [("values.qixiaodui[0]", 3), ("values.qixiaodui[1]", 9)]) == \
+        {"values.qixiaodui": [3, 9]}
+    assert command_line_overrides(wanzai, [("piao[2]", 2)]) == {"piao": [0, 0, 2, 0]}
+    # a list of any length: one value is its only entry
+    assert command_line_overrides(anhua, [("instant_win_categories", "qi_wang")]) == \
+        {"instant_win_categories": ["qi_wang"]}
+    # whole lists, scalars and unknown keys pass as typed (with_overrides checks them)
+    assert command_line_overrides(wanzai, [("values.pinghu", [3, 1]), ("base", 2), ("nope", 1)]) == \
+        {"values.pinghu": [3, 1], "base": 2, "nope": 1}
+    r = wanzai.with_overrides(**command_line_overrides(wanzai, [("values.qixiaodui", 10), ("fire[3]", 0.25)]))
+    assert r["values.qixiaodui"] == (10, 10) and r["fire"] == (0, 0, 0, 0.25)
+    assert r == wanzai.with_overrides(**{"values.qixiaodui": [10, 10], "fire": [0, 0, 0, 0.25]})
+
+
+@pytest.mark.parametrize("pairs, message", [
+    ([("values.pinghu", [2, 1]), ("values.pinghu", [3, 1])], r"--set values.pinghu given twice \(\[2, 1\] and \[3, 1\]\)"),
+    ([("values.qixiaodui[1]", 1), ("values.qixiaodui[1]", 2)], r"--set values.qixiaodui\[1\] given twice"),
+    ([("values.qixiaodui", 1), ("values.qixiaodui[1]", 2)],
+     r"--set values.qixiaodui and --set values.qixiaodui\[1\] both set values.qixiaodui: give it once"),
+    ([("values.qixiaodui[0]", 1), ("values.qixiaodui", 2)],
+     r"--set values.qixiaodui\[0\] and --set values.qixiaodui both set values.qixiaodui"),
+    ([("values.qixiaodui[2]", 1)], r"key 'values.qixiaodui' has 2 entries, so 'values.qixiaodui\[2\]' names nothing \(0..1\)"),
+    ([("base[0]", 1)], r"key 'base' is not a list, so 'base\[0\]' names nothing"),
+])
+def test_command_line_overrides_refuse_a_key_set_twice_or_a_missing_entry(wanzai, pairs, message):
+    from mjsim.rulesets.rules import command_line_overrides
+
+    with pytest.raises((ValueError, RulesError), match=message):
+        command_line_overrides(wanzai, pairs)
+
+
+def test_rules_read_one_entry_of_a_list(wanzai):
+    assert wanzai["values.qixiaodui[1]"] == 5 and wanzai["fire[3]"] == 0
+    with pytest.raises(KeyError, match="has 2 entries"):
+        wanzai["values.qixiaodui[2]"]
+    assert wanzai.get("values.nope[0]") is None and "values.qixiaodui[1]" in wanzai
+
+
 # ---- user files -------------------------------------------------------------------------
 
 

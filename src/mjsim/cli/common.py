@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mjsim.jsonsafe import null_if_not_finite
-from mjsim.rulesets.rules import Rules, parse_override
+from mjsim.rulesets.rules import Rules, command_line_overrides, parse_override, split_entry
 from mjsim.tiles import format_tiles
 
 
@@ -77,24 +77,27 @@ def directory_arg(text: str) -> Path:
 
 
 def load_rules(name: str, settings: list[str]) -> Rules:
+    """--rules with its --set overrides (read as rules.command_line_overrides reads them)."""
     if not name.strip():
         raise ValueError("--rules is empty: give a shipped rule set (wanzai, anhua) or a TOML file")
-    overrides: dict = {}
-    for key, value in map(parse_override, settings):
-        if key in overrides:
-            raise ValueError(f"--set {key} given twice ({overrides[key]!r} and {value!r}): give it once")
-        overrides[key] = value
-    return Rules.load(name, **overrides)
+    pairs = [parse_override(s) for s in settings]
+    base = Rules.load(name)
+    return base.with_overrides(**command_line_overrides(base, pairs))
 
 
 def refuse_set_with(option: str, keys, settings: list[str]) -> None:
     """A key in --set and in `option` (--grid, --vary): the other's values would replace
-    --set's without a word, so say it once instead."""
-    set_keys = {parse_override(s)[0] for s in settings}
-    both = [k for k in keys if k in set_keys]
-    if both:
-        raise ValueError(f"--set {both[0]} and {option} {both[0]}: {option} gives it its values, so --set's "
-                         f"would be ignored; give the key in one of them")
+    --set's without a word, so say it once instead. Different entries of one list
+    (--set values.qixiaodui[0]=3 --grid values.qixiaodui[1]=5,10) go together, and so does
+    a whole list in --set with one entry varied."""
+    set_keys = [split_entry(parse_override(s)[0]) for s in settings]
+    for given in keys:
+        key, index = split_entry(given)
+        for set_key, set_index in set_keys:
+            if set_key == key and (index is None or index == set_index):
+                typed = set_key if set_index is None else f"{set_key}[{set_index}]"
+                raise ValueError(f"--set {typed} and {option} {given}: {option} gives it its values, so --set's "
+                                 f"would be ignored; give the key in one of them")
 
 
 def parse_meld_option(text: str) -> list[tuple[str, str]]:
@@ -142,7 +145,8 @@ def _root(
 
 _RUN_HELP = {
     "rules": "wanzai, anhua or a rules TOML file.",
-    "set": "Override a rule parameter: key=value (repeatable).",
+    "set": "Override a rule parameter: key=value (repeatable). A list takes a TOML list, one value for every "
+           "entry (values.qixiaodui=10), or values.qixiaodui[1]=10 for one entry.",
     "players": "One player for all seats (ev, the default; greedy is the fast value-blind baseline) or four "
                "comma-separated (ev,greedy,ev,ev).",
     "populations": " Repeat for more populations (--players ev --players greedy): each plays the same seeds and "

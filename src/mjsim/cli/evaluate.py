@@ -11,7 +11,7 @@ from mjsim.play import engine
 from mjsim.vocab import label
 from mjsim.rulesets.rules import Rules
 from mjsim.tiles import TileError, parse_tile, parse_tiles
-from mjsim.cli.common import _print_json, _tiles, app, console, load_rules, parse_meld_option
+from mjsim.cli.common import _RUN_HELP, _print_json, _tiles, app, console, load_rules, parse_meld_option
 
 
 
@@ -25,7 +25,7 @@ def hand(
     wild: Optional[str] = typer.Option(None, "--wild", help="Anhua: the turned-up indicator tile."),
     context: Optional[str] = typer.Option(None, "--context", help="gangshanghua, qiangganghu or gangshangpao."),
     chinese: bool = typer.Option(False, "--chinese", help="Show tiles with Chinese names."),
-    settings: list[str] = typer.Option([], "--set", help="Override a rule parameter: key=value (repeatable)."),
+    settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
     json_out: bool = typer.Option(False, "--json", help="Print the result as one JSON object instead of a table."),
 ):
     """Evaluate a hand: win, pattern (with its Chinese name), points, shanten and waits."""

@@ -91,7 +91,7 @@ def replay(
     players: str = typer.Option("ev", "--players", help="One player for all seats or four comma-separated (simulate's default: ev)."),
     session_hands: int = typer.Option(16, "--session-hands", help="Session length used by the run (dealer and fire carry over); simulate's default."),
     chinese: bool = typer.Option(False, "--chinese", help="Show tiles with Chinese names."),
-    settings: list[str] = typer.Option([], "--set", help="Override a rule parameter: key=value (repeatable)."),
+    settings: list[str] = typer.Option([], "--set", help=_RUN_HELP["set"]),
 ):
     """Replay one hand of a run: every event, one per line, and the scoring explained."""
     from mjsim.play import game

@@ -43,7 +43,9 @@ __all__ = [
     "WILD_CATEGORIES",
     "Rules",
     "RulesError",
+    "command_line_overrides",
     "parse_override",
+    "split_entry",
 ]
 
 SHIPPED = GAMES
@@ -622,6 +624,75 @@ def _nest_overrides(overrides: Mapping[str, Any], game: str, source: str) -> dic
 
 
 # --------------------------------------------------------------------------------------
+# Overrides typed on a command line
+
+
+_ENTRY_KEY = re.compile(r"^(.+?)\[(\d+)\]$")
+
+
+def split_entry(key: str) -> tuple[str, int | None]:
+    """'values.qixiaodui[1]' -> ('values.qixiaodui', 1); any other key -> (key, None)."""
+    m = _ENTRY_KEY.match(key.strip())
+    return (m.group(1), int(m.group(2))) if m else (key.strip(), None)
+
+
+def _entry_problem(key: str, current: Any, index: int) -> str:
+    if not isinstance(current, (list, tuple)):
+        return f"key '{key}' is not a list, so '{key}[{index}]' names nothing"
+    return f"key '{key}' has {len(current)} entries, so '{key}[{index}]' names nothing (0..{len(current) - 1})"
+
+
+def _list_spec(game: str, key: str) -> _List | None:
+    """The schema entry of a list-valued key (top-level or inside a table), else None."""
+    top, _, sub = key.partition(".")
+    spec = SCHEMA[game].get(top)
+    if sub and isinstance(spec, _Table) and sub in spec.ids:
+        spec = spec.item
+    elif sub:
+        return None
+    return spec if isinstance(spec, _List) else None
+
+
+def command_line_overrides(base: Rules, pairs, option: str = "--set") -> dict[str, Any]:
+    """What the `key=value` pairs typed after `option` set in `base`, as with_overrides takes
+    them: the one reading of --set, --grid and --vary.
+
+    Beyond with_overrides: a single value for a fixed-length list sets every entry
+    (values.qixiaodui=10 -> [10, 10], fire=0.5 -> [0.5, 0.5, 0.5, 0.5]) and is the only entry
+    of a list of any length (instant_win_categories=qi_wang -> ["qi_wang"]); key[i]=v sets entry i alone
+    (values.qixiaodui[1]=10 -> [5, 10]); separate pairs may set different entries of one key.
+    A key given twice, or as a whole and by entry, raises ValueError; unknown keys and
+    refused values are left to with_overrides, which names them.
+    """
+    out: dict[str, Any] = {}
+    typed: dict[str, dict[str, Any]] = {}    # key -> {as typed (whole, or entries): value}
+    for raw_key, value in pairs:
+        key, index = split_entry(raw_key)
+        given = f"{key}[{index}]" if index is not None else key
+        before = typed.setdefault(key, {})
+        if given in before:
+            raise ValueError(f"{option} {given} given twice ({before[given]!r} and {value!r}): give it once")
+        if before and (index is None or key in before):
+            raise ValueError(f"{option} {next(iter(before))} and {option} {given} both set {key}: give it once")
+        before[given] = value
+        current = out.get(key, base.get(key, _MISSING))
+        if index is not None:
+            if current is _MISSING:
+                out[key] = value          # with_overrides names the unknown key
+                continue
+            if not isinstance(current, (list, tuple)) or index >= len(current):
+                raise RulesError(f"{base.source} + {_OVERRIDE}: {_entry_problem(key, current, index)}",
+                                 base.source, key)
+            items = list(current)
+            items[index] = value
+            out[key] = items
+        elif (spec := _list_spec(base.game, key)) is not None and not isinstance(value, (list, tuple, Mapping)):
+            # one value for a list: every entry of a fixed-length list (per seat, [discard,
+            # self]); the only entry of a list of any length (instant_win_categories)
+            out[key] = [value] * spec.length if spec.length is not None else [value]
+        else:
+            out[key] = value
+    return out
 
 
 def parse_override(text: str) -> tuple[str, object]:
@@ -756,12 +827,19 @@ class Rules:
     # ---- reading --------------------------------------------------------------------
 
     def __getitem__(self, dotted_key: str) -> Any:
+        """One parameter: ``rules["birds"]``, ``rules["values.pinghu"]``, or one entry of a
+        list-valued one, ``rules["values.pinghu[1]"]``."""
+        key, index = split_entry(str(dotted_key))
         node: Any = self.params
-        for part in str(dotted_key).split("."):
+        for part in key.split("."):
             if not isinstance(node, Mapping) or part not in node:
-                err = _unknown_key(f"{self.name} rules", self.game, str(dotted_key))
+                err = _unknown_key(f"{self.name} rules", self.game, key)
                 raise KeyError(str(err))
             node = node[part]
+        if index is not None:
+            if not isinstance(node, tuple) or index >= len(node):
+                raise KeyError(f"{self.name} rules: {_entry_problem(key, node, index)}")
+            return node[index]
         return node
 
     def get(self, dotted_key: str, default: Any = None) -> Any:

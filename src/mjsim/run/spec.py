@@ -273,11 +273,11 @@ def grid_variants(base: Rules, grid: Sequence[tuple[str, Sequence[str]]]) -> lis
     """
     import itertools
 
-    from mjsim.rulesets.rules import parse_override
+    from mjsim.rulesets.rules import command_line_overrides, parse_override
 
     out: list[tuple[str, Rules]] = []
     for combo in itertools.product(*[[(k, v) for v in values] for k, values in grid]):
-        overrides = dict(parse_override(f"{k}={v}") for k, v in combo)
+        overrides = command_line_overrides(base, [parse_override(f"{k}={v}") for k, v in combo], "--grid")
         rules = base.with_overrides(**overrides)
         label = " ".join(f"{k}={v}" for k, v in combo)
         if all(rules != r for _, r in out):

@@ -162,8 +162,7 @@ def balance(base, varies: Sequence[Vary], targets: Sequence[Target], *, players=
     varies, targets = list(varies), list(targets)
     if not varies:
         raise ValueError("balance needs at least one --vary KEY=LO..HI")
-    if len({v.name for v in varies}) != len(varies):
-        raise ValueError("--vary: a key is given twice")
+    apply(base, varies, [v.value(v.positions[0]) for v in varies])   # a key given twice, or whole and by entry
     from mjsim.run.spec import table_seconds_per_hand
 
     chunk_from_hands = hands if chunk is None else None     # named in a refusal of another chunk

@@ -64,26 +64,6 @@ class Vary:
             return round(self.lo + (self.hi - self.lo) * pos / FLOAT_STEPS, 12)
         return self.choices[pos]
 
-    def override(self, base, value) -> tuple[str, object]:
-        """(rules key, new value) that sets this key to `value` in `base`."""
-        current = base.get(self.key, _MISSING)
-        if current is _MISSING:
-            return self.key, value      # with_overrides names the unknown key
-        if isinstance(current, (list, tuple)):
-            items = list(current)
-            if self.index is None:
-                return self.key, [value] * len(items)
-            if not 0 <= self.index < len(items):
-                raise ValueError(f"--vary {self.text!r}: {self.key} has {len(items)} entries "
-                                 f"(index 0..{len(items) - 1})")
-            items[self.index] = value
-            return self.key, items
-        if self.index is not None:
-            raise ValueError(f"--vary {self.text!r}: {self.key} is not a list, it takes no [index]")
-        return self.key, value
-
-
-_MISSING = object()
 _KEY = re.compile(r"^([A-Za-z_][\w.]*?)(?:\[(\d+)\])?$")
 
 
@@ -130,11 +110,12 @@ def parse_vary(text: str, base) -> Vary:
         vary = Vary(text, key, index, "choice", choices=choices)
         ends = choices
     for v in ends:                  # the rules' own checks: unknown key, refused value
-        base.with_overrides(**dict([vary.override(base, v)]))
+        apply(base, [vary], [v])
     return vary
 
 
 def _current(base, key: str, index: int | None):
+    """The base rules' value of the varied key: the entry, or a list's first entry."""
     v = base.get(key)
     if isinstance(v, (list, tuple)) and v:
         return v[index if index is not None and index < len(v) else 0]
@@ -142,8 +123,11 @@ def _current(base, key: str, index: int | None):
 
 
 def apply(base, varies: Sequence[Vary], values: Sequence) -> object:
-    """`base` with every varied key set."""
-    return base.with_overrides(**dict(v.override(base, x) for v, x in zip(varies, values)))
+    """`base` with every varied key set, read as --set reads a key (a list-valued key
+    whole, or by entry): rules.command_line_overrides."""
+    from mjsim.rulesets.rules import command_line_overrides
+
+    return base.with_overrides(**command_line_overrides(base, [(v.name, x) for v, x in zip(varies, values)], "--vary"))
 
 
 # ------------------------------------------------------------------------------------
