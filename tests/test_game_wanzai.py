@@ -856,3 +856,28 @@ def test_play_reads_its_switches_strictly():
     assert game.play(rules, seed=np.uint64(1), log=np.False_).events == ()
     with pytest.raises(ValueError, match="payments must be True or False, got 'no'"):
         game.simulate_chunk(rules, ("greedy",) * 4, seed=1, start=0, count=4, payments="no")
+
+
+def test_replay_explains_each_share_a_robbed_player_pays():
+    """RULES §2.5: the robbed player pays the three shares of a self-drawn score, each with
+    its own payer's fire, piao and dealer factor; each line explains its own share (once
+    every line showed the robbed player's formula, "= 6 (paid 3)")."""
+    from mjsim.dataset.schema import WIN_KINDS
+    from mjsim.play.replay import describe
+
+    rules = Rules.load("wanzai", fire=[0.3, 0.2, 0.4, 0.1], piao=[1, 2, 1, 0], dealer_pays_double=True)
+    _, wins = game.simulate_chunk(rules, ("ev",) * 4, 11, 0, 4800, 16)
+    robbed = wins["hand_index"][wins["win_kind"] == WIN_KINDS.index("rob_kong")]
+    assert len(robbed) >= 3
+    amounts = set()
+    for i in robbed[:3]:
+        record = game.play(rules, seed=11, hand_index=int(i), players=("ev",) * 4, session_hands=16)
+        win = next(w for w in record.wins if w.kind == "rob_kong")
+        lines = [line for line in describe(record, rules) if f"pays seat {win.winner} " in line and "(win)" in line]
+        assert len(lines) == 3
+        for k, line in enumerate(lines, 1):
+            amount = int(line.split(" pays seat ")[1].split()[1])
+            assert f"[seat {(win.winner + k) % 4}'s share: " in line and line.endswith(f"= {amount}]"), line
+            amounts.add(amount)
+    assert len(amounts) > 1          # the shares differ, so a line explaining another's share would show
+

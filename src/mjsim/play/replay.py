@@ -105,16 +105,20 @@ def _kong_explanation(rules: Rules, record, e) -> str:
     return explained if value == e.amount else f"{explained} (paid {e.amount})"
 
 
-def _payment_explanation(rules: Rules, record, e) -> str:
-    """Why a win payment from seat e.seat to seat e.to_seat has its amount."""
+def _payment_explanation(rules: Rules, record, e, share_of: int | None = None) -> str:
+    """Why a win payment from seat e.seat to seat e.to_seat has its amount. `share_of`: the
+    seat whose share of a self-drawn score this is, when another seat pays it (the robbed
+    player pays all three shares of a robbed kong, each with that share's payer's fire,
+    piao and dealer factor: RULES §2.5)."""
     win = next((w for w in record.wins if w.winner == e.to_seat), None)
     if win is None:
         return ""
     if not rules.traits.pattern_values:
         return _anhua_explanation(win, e)
-    p, r = e.seat, e.to_seat
+    p, r = (e.seat if share_of is None else share_of), e.to_seat
     base = rules["base"]
-    parts = [f"{win.pattern} {win.points // base}" + (f" × base {base}" if base != 1 else "")]
+    parts = [f"seat {p}'s share:"] if share_of is not None else []
+    parts.append(f"{win.pattern} {win.points // base}" + (f" × base {base}" if base != 1 else ""))
     value = _multipliers(rules, record, p, r, win.points, parts)
     piao = rules["piao"][p] + rules["piao"][r]
     if piao:
@@ -122,6 +126,14 @@ def _payment_explanation(rules: Rules, record, e) -> str:
         parts.append(f"+ piao ({rules['piao'][p]}+{rules['piao'][r]})" + (f" × base {base}" if base != 1 else ""))
     explained = " ".join(parts) + f" = {value}"
     return explained if value == e.amount else f"{explained} (paid {e.amount})"
+
+
+def _pays_every_share(rules: Rules, record, e) -> bool:
+    """A Wanzai robbed-kong win whose robbed player pays all three shares (rob_kong_pays =
+    "all"): the native loop pays them in seat order from the winner's left."""
+    if not rules.traits.pattern_values or rules.get("rob_kong_pays") != "all":
+        return False
+    return any(w.winner == e.to_seat and w.kind == "rob_kong" for w in record.wins)
 
 
 def _first_dealer_line(record, rules: Rules) -> str:
@@ -155,10 +167,16 @@ def describe(record, rules: Rules, chinese: bool = False) -> list[str]:
     lines.append("events:")
     if not record.events:
         lines.append("  (not logged)")
+    shares_paid = dict.fromkeys(range(4), 0)     # robbed-kong shares paid to each winner so far
     for i, e in enumerate(record.events, 1):
         line = _event_line(e, chinese)
         if e.kind == "payment" and e.reason in ("win", "kong_added", "kong_exposed", "kong_concealed"):
-            why = _payment_explanation(rules, record, e) if e.reason == "win" else _kong_explanation(rules, record, e)
+            share_of = None
+            if e.reason == "win" and _pays_every_share(rules, record, e):
+                shares_paid[e.to_seat] += 1
+                share_of = (e.to_seat + shares_paid[e.to_seat]) & 3    # shares in seat order after the winner
+            why = _payment_explanation(rules, record, e, share_of) if e.reason == "win" else \
+                _kong_explanation(rules, record, e)
             if why:
                 line += f"   [{why}]"
         lines.append(f"  {i:3d}  {line}")
