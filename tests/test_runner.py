@@ -430,6 +430,27 @@ def test_ctrl_c_on_a_process_pool_keeps_chunks_and_says_how_to_resume(tmp_path):
     assert table(out, "hands")["hand_index"].to_pylist() == list(range(16000))
 
 
+def test_a_stopped_pool_has_closed_its_wakeup_pipe_before_python_exits():
+    """After Ctrl-C the pool is stopped, and its manager thread must have closed its wake-up
+    pipe before Python's exit hook for process pools runs: before 3.12 that hook checks the
+    pipe and writes to it without a lock, and a close in between printed a traceback
+    ("Bad file descriptor") under "interrupted: ..." now and then (CI, 2026-12-07). Reads
+    the executor's private attributes: this is a workaround for CPython's own race."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from mjsim.run.backends import local
+
+    pool = cf.ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))
+    futures = [pool.submit(time.sleep, 30) for _ in range(4)]
+    manager, wakeup = pool._executor_manager_thread, pool._executor_manager_thread_wakeup
+    t = time.monotonic()
+    while not any(f.running() for f in futures) and time.monotonic() < t + 30:
+        time.sleep(0.05)
+    local._stop_pool(pool)
+    assert not manager.is_alive() and wakeup._closed
+
+
 # ------------------------------------------------------------------------------------
 # Bad input: one clear error, nothing written
 

@@ -77,10 +77,22 @@ def _execute_pool(tasks: Iterator[ChunkTask], workers: int, counter=None) -> Ite
         raise
 
 
+#: seconds to wait for a stopped pool's manager thread (it only joins terminated workers)
+POOL_MANAGER_JOIN_SECONDS = 10.0
+
+
 def _stop_pool(pool) -> None:
-    """Do not wait for running chunks after Ctrl-C or an error: stop the workers now."""
+    """Do not wait for running chunks after Ctrl-C or an error: stop the workers now.
+
+    Then wait for the pool's manager thread to finish closing its wake-up pipe. Before
+    Python 3.12 the interpreter's exit hook for process pools checks that pipe and writes to
+    it without a lock, so a manager thread closing it at that moment printed "OSError: [Errno
+    9] Bad file descriptor" with a traceback after the run had said it was interrupted."""
     procs = list((getattr(pool, "_processes", None) or {}).values())  # no public API before 3.14
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.terminate()
+    if manager is not None:
+        manager.join(POOL_MANAGER_JOIN_SECONDS)
