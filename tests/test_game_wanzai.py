@@ -880,4 +880,11 @@ def test_replay_explains_each_share_a_robbed_player_pays():
             assert f"[seat {(win.winner + k) % 4}'s share: " in line and line.endswith(f"= {amount}]"), line
             amounts.add(amount)
     assert len(amounts) > 1          # the shares differ, so a line explaining another's share would show
+    # rob_kong_pays = "one": the robbed player pays its own share, explained as its own
+    one = rules.with_overrides(rob_kong_pays="one")
+    record = game.play(one, seed=11, hand_index=int(robbed[0]), players=("ev",) * 4, session_hands=16)
+    win = next(w for w in record.wins if w.kind == "rob_kong")
+    [line] = [line for line in describe(record, one) if f"pays seat {win.winner} " in line and "(win)" in line]
+    amount = int(line.split(" pays seat ")[1].split()[1])
+    assert "share:" not in line and line.endswith(f"= {amount}]"), line
 
